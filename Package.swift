@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "kbharness",
+    products: [
+        .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
+        .library(name: "KBHarness", targets: ["KBHarness"]),
+        .executable(name: "kbharness", targets: ["kbharness"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // The engine: pure Swift, no Foundation, no I/O. Nothing here may import the harness.
+        .target(name: "KeyboardAvoidance"),
+
+        // System libsqlite3 (apt: libsqlite3-dev) and the thin Swift wrapper over it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+        ),
+        .target(name: "KBSQLite", dependencies: ["CSQLite"]),
+
+        // Compiles Migrations/*.sql into the KBHarness module, so the binary carries its schema.
+        .executableTarget(name: "MigrationEmbedder"),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["MigrationEmbedder"]),
+
+        .target(
+            name: "KBHarness",
+            dependencies: [
+                "KeyboardAvoidance",
+                "KBSQLite",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            plugins: ["EmbedMigrations"]
+        ),
+        .executableTarget(
+            name: "kbharness",
+            dependencies: [
+                "KBHarness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "KeyboardAvoidanceTests", dependencies: ["KeyboardAvoidance"]),
+        .testTarget(name: "KBSQLiteTests", dependencies: ["KBSQLite"]),
+        .testTarget(name: "KBHarnessTests", dependencies: ["KBHarness", "KeyboardAvoidance", "KBSQLite"]),
+    ]
+)

@@ -1,0 +1,284 @@
+/// The geometry of `IQKeyboardManager+Position.swift` (spec §2.2–§2.4).
+extension IQKeyboardManager {
+    /// The top and bottom layout guides of §2.3.2.
+    struct LayoutGuides {
+        var top: Double
+        var bottom: Double
+    }
+
+    /// `adjustPosition()` (§2.2): measures once, then scroll views, text view inset and root move.
+    mutating func adjustPosition(world: inout World) {
+        let screen = world.screen
+        guard world.applicationState == .active, let input = textInputView,
+              let configuration = rootConfiguration, isRootReady(configuration, screen) else { return }
+        let rootController = configuration.rootController
+        let rootView = screen[rootController].view
+        let rootSuperview = screen.superview(of: rootView)
+
+        // 1. Every measurement is taken now, before anything moves (quirk Q8).
+        let rectInWindow = screen.frameInWindow(input)
+        let rectInRoot = screen.frame(of: input, in: rootSuperview)
+        let rootOrigin = screen[rootView].frame.origin
+        let distance = keyboardDistance(for: input, in: screen)
+        let safeBottom = options.quirks.addsBeginSafeAreaToKeyboard ? configuration.beginSafeAreaInsets.bottom : 0
+        let keyboardHeight = keyboardSize(distance: distance, safeBottom: safeBottom, window: screen.window.frame)
+        let rawKeyboardHeight = keyboardInfo.endFrame.height
+        let isScrollableTextView = screen[input].kind == .textView && screen[input].isScrollEnabled
+        let guides = layoutGuides(rootController, isScrollableTextView: isScrollableTextView, in: screen)
+        let superScrollView = firstAdjustableScrollView(above: input, in: screen)
+
+        // 2. Raw move.
+        var move = moveUpDistance(keyboardHeight: keyboardHeight, guides: guides, rectInRoot: rectInRoot,
+                                  rectInWindow: rectInWindow, window: screen.window.frame)
+        moveLog.append(MoveLogEntry(input: input, move: move))
+
+        // 3. Scroll-view bookkeeping.
+        setupActiveScrollViewConfiguration(superScrollView, world: &world)
+
+        // 4. Scroll views absorb what they can, then the bottom inset.
+        if let last = lastScrollViewConfiguration {
+            adjustScrollViewContentOffsets(&move, input: input, last: last, rootSuperview: rootSuperview,
+                                           guides: guides, rectInRoot: rectInRoot,
+                                           isScrollableTextView: isScrollableTextView, world: &world)
+            adjustScrollViewContentInset(last, keyboardHeight: keyboardHeight, distance: distance,
+                                         safeBottom: safeBottom, world: &world)
+        }
+
+        // 5. Tall scrollable text view: bottom content inset.
+        if isScrollableTextView {
+            adjustTextViewContentInset(input, rawKeyboardHeight: rawKeyboardHeight, rootSuperview: rootSuperview,
+                                       guides: guides, world: &world)
+        }
+
+        // 6. Whatever is left moves the root view.
+        adjustRootController(move: move, rootOrigin: rootOrigin, rawKeyboardHeight: rawKeyboardHeight,
+                             rootView: rootView, beginOrigin: configuration.beginOrigin, world: &world)
+    }
+
+    /// `keyboardSize` (§2.3.1): keyboard + distance + begin bottom safe area, within the window.
+    func keyboardSize(distance: Double, safeBottom: Double, window: Rect) -> Double {
+        var frame = keyboardInfo.endFrame
+        frame.origin.y -= distance
+        frame.size.height += distance
+        frame.origin.y -= safeBottom
+        frame.size.height += safeBottom
+        let visible = frame.intersection(window)
+        return visible.isNull ? 0 : visible.height
+    }
+
+    /// `layoutGuides` (§2.3.2).
+    func layoutGuides(_ rootController: ControllerID, isScrollableTextView: Bool, in screen: Screen) -> LayoutGuides {
+        var navigationArea = screen.window.statusBarHeight
+        if let navigation = screen.navigationController(of: rootController),
+           let bar = screen[navigation].navigationBarFrame,
+           options.quirks.ignoresHiddenNavigationBar || !screen[navigation].isNavigationBarHidden {
+            navigationArea = bar.maxY
+        }
+        let margins = liveLayoutMargins(of: screen[rootController].view, in: screen)
+        let bottom = isScrollableTextView || !options.quirks.bottomGuideUsesLayoutMargins ? 0 : margins.bottom
+        return LayoutGuides(top: max(navigationArea, margins.top), bottom: bottom)
+    }
+
+    /// `superviewOf(view, UIScrollView)` filtered to scroll-enabled, not ignored (§2.3.3).
+    func firstAdjustableScrollView(above view: NodeID, in screen: Screen) -> NodeID? {
+        var candidate = screen.enclosingScrollView(of: view)
+        while let scroll = candidate {
+            let node = screen[scroll]
+            if node.isScrollEnabled && !node.ignoreScrollingAdjustment { return scroll }
+            candidate = screen.enclosingScrollView(of: scroll)
+        }
+        return nil
+    }
+
+    /// `moveUpDistance` (§2.3.4): the smaller of "room above" and "overlap below", truncated.
+    func moveUpDistance(keyboardHeight: Double, guides: LayoutGuides, rectInRoot: Rect, rectInWindow: Rect,
+                        window: Rect) -> Double {
+        let visibleHeight = window.height - keyboardHeight
+        let topMovement = rectInRoot.minY - guides.top
+        let bottomMovement = rectInWindow.maxY - visibleHeight + guides.bottom
+        let move = min(topMovement, bottomMovement)
+        // Double(Int(move)) without the trap Int() has for out-of-range values.
+        return options.quirks.truncatesMove ? move.rounded(.towardZero) : move
+    }
+
+    /// `setupActiveScrollViewConfiguration` (§2.3.5): snapshot, restore or switch scroll views.
+    mutating func setupActiveScrollViewConfiguration(_ superScrollView: NodeID?, world: inout World) {
+        if let last = lastScrollViewConfiguration {
+            guard let superScrollView else {
+                restoreIfChanged(last, world: &world)
+                lastScrollViewConfiguration = nil
+                return
+            }
+            if superScrollView != last.scrollView {
+                restoreIfChanged(last, world: &world)
+                lastScrollViewConfiguration = snapshot(superScrollView, canRestoreContentOffset: true, in: world.screen)
+            }
+            // Same scroll view: the session's original snapshot stays (quirk Q4).
+        } else if let superScrollView {
+            lastScrollViewConfiguration = snapshot(superScrollView, canRestoreContentOffset: true, in: world.screen)
+        }
+    }
+
+    /// `restoreIfChanged`.
+    mutating func restoreIfChanged(_ configuration: ScrollViewConfiguration, world: inout World) {
+        if hasChanged(configuration, world.screen) { restore(configuration, world: &world) }
+    }
+
+    /// `adjustScrollViewContentOffsets` (§2.3.6): walk up nested scroll views absorbing the move.
+    mutating func adjustScrollViewContentOffsets(_ move: inout Double, input: NodeID, last: ScrollViewConfiguration,
+                                                 rootSuperview: NodeID?, guides: LayoutGuides, rectInRoot: Rect,
+                                                 isScrollableTextView: Bool, world: inout World) {
+        var lastView = input
+        var candidate: NodeID? = last.scrollView
+        while let scroll = candidate {
+            let screen = world.screen
+            let offset = screen[scroll].contentOffset
+            var isContinue = false
+            if move > 0 {
+                isContinue = move > -offset.y - screen[scroll].contentInset.top
+            } else if let table = listAncestor(of: scroll, kind: .tableView, in: screen) {
+                isContinue = offset.y > 0
+                if isContinue, let limit = previousRowLimit(in: table, cellKind: .tableCell, input: input,
+                                                            rootSuperview: rootSuperview, guides: guides, in: screen) {
+                    move = limit
+                }
+            } else if let collection = listAncestor(of: scroll, kind: .collectionView, in: screen) {
+                isContinue = offset.y > 0
+                if isContinue, let limit = previousRowLimit(in: collection, cellKind: .collectionCell, input: input,
+                                                            rootSuperview: rootSuperview, guides: guides, in: screen) {
+                    move = limit
+                }
+            } else {
+                isContinue = rectInRoot.minY < guides.top
+                if isContinue { move = min(0, rectInRoot.minY - guides.top) }
+            }
+            if !isContinue {
+                move = 0
+                break
+            }
+
+            let next = firstAdjustableScrollView(above: scroll, in: screen)
+            let lastViewRect = screen.frame(of: lastView, in: scroll)
+            let minimumMovement = min(offset.y, -move)
+            var suggested = offset.y - minimumMovement
+            suggested = min(suggested, lastViewRect.minY)
+            if isScrollableTextView && next == nil && suggested >= 0 {
+                // updateSuggestedOffsetYAndMoveUp: keep the text view's top below the top guide.
+                let current = screen.frameInWindow(input)
+                suggested = min(suggested, offset.y + (current.minY - guides.top))
+                move = 0
+            } else {
+                move -= suggested - offset.y
+            }
+            if suggested != offset.y {
+                world.screen.setContentOffset(Point(x: offset.x, y: suggested), of: scroll)
+            }
+            lastView = scroll
+            candidate = next
+        }
+    }
+
+    /// The table or collection view the special branch of §2.3.6 looks at (quirk Q3).
+    func listAncestor(of scroll: NodeID, kind: ViewKind, in screen: Screen) -> NodeID? {
+        if options.quirks.tableBranchTestsAncestor {
+            return screen.ancestor(of: scroll) { $0 == kind }
+        }
+        return screen[scroll].kind == kind ? scroll : nil
+    }
+
+    /// The move that keeps the previous row visible under the top guide, if the input sits in a cell.
+    func previousRowLimit(in list: NodeID, cellKind: ViewKind, input: NodeID, rootSuperview: NodeID?,
+                          guides: LayoutGuides, in screen: Screen) -> Double? {
+        guard let cell = screen.ancestor(of: input, where: { $0 == cellKind }),
+              let indexPath = screen.indexPath(ofCell: cell, in: list),
+              let previous = screen.previousIndexPath(of: list, before: indexPath),
+              let rect = screen.itemRect(of: list, at: previous), !rect.isEmpty else { return nil }
+        return min(0, screen.convert(rect, from: list, to: rootSuperview).maxY - guides.top)
+    }
+
+    /// `adjustScrollViewContentInset` (§2.3.7): bottom inset and indicator of the chosen scroll view.
+    mutating func adjustScrollViewContentInset(_ last: ScrollViewConfiguration, keyboardHeight: Double,
+                                               distance: Double, safeBottom: Double, world: inout World) {
+        let scroll = last.scrollView
+        let node = world.screen[scroll]
+        guard !node.ignoreContentInsetAdjustment else { return }
+        let rect = world.screen.frameInWindow(scroll)
+        var bottomInset = keyboardHeight - (world.screen.window.frame.height - rect.maxY)
+        var bottomIndicator = bottomInset - (distance + safeBottom)
+        bottomInset = max(last.startingContentInset.bottom, bottomInset)
+        bottomIndicator = max(last.startingScrollIndicatorInsets.bottom, bottomIndicator)
+        bottomInset -= node.safeAreaInsets.bottom
+        bottomIndicator -= node.safeAreaInsets.bottom
+        var inset = node.contentInset
+        inset.bottom = bottomInset
+        guard node.contentInset != inset else { return }
+        world.screen.setContentInset(inset, of: scroll)
+        var indicator = node.verticalScrollIndicatorInsets
+        indicator.bottom = bottomIndicator
+        world.screen.setScrollIndicatorInsets(indicator, of: scroll)
+    }
+
+    /// `adjustTextViewContentInset` (§2.3.8): a tall scrollable text view gets a bottom inset.
+    mutating func adjustTextViewContentInset(_ textView: NodeID, rawKeyboardHeight: Double, rootSuperview: NodeID?,
+                                             guides: LayoutGuides, world: inout World) {
+        let screen = world.screen
+        let window = screen.window.frame
+        let keyboardY = window.height - rawKeyboardHeight
+        let container = rootSuperview.map { screen.frameInWindow($0) } ?? window
+        let overlap = container.maxY - keyboardY
+        let available = container.height - guides.top - overlap
+        let node = screen[textView]
+        let targetHeight = min(node.frame.height, available)
+        guard node.frame.height - node.contentInset.bottom > targetHeight else { return }
+        if startingTextViewConfiguration == nil {
+            startingTextViewConfiguration = snapshot(textView, canRestoreContentOffset: false, in: screen)
+        }
+        var inset = node.contentInset
+        inset.bottom = node.frame.height - targetHeight - node.safeAreaInsets.bottom
+        guard node.contentInset != inset else { return }
+        world.screen.setContentInset(inset, of: textView)
+        world.screen.setScrollIndicatorInsets(inset, of: textView)
+    }
+
+    /// `adjustRootController` (§2.3.9): move the root view, never above −keyboard, never below its begin.
+    mutating func adjustRootController(move: Double, rootOrigin: Point, rawKeyboardHeight: Double, rootView: NodeID,
+                                       beginOrigin: Point, world: inout World) {
+        var origin = rootOrigin
+        if move >= 0 {
+            origin.y = max(origin.y - move, min(0, -rawKeyboardHeight))
+            if origin != world.screen[rootView].frame.origin { world.screen.setOrigin(origin, of: rootView) }
+            movedDistance = beginOrigin.y - origin.y
+        } else {
+            let disturb = origin.y - beginOrigin.y
+            guard disturb <= 0 else { return }
+            origin.y -= max(move, disturb)
+            if origin != world.screen[rootView].frame.origin { world.screen.setOrigin(origin, of: rootView) }
+            movedDistance = beginOrigin.y - origin.y
+        }
+    }
+
+    /// `restorePosition()` (§2.4): root back at its begin origin, scroll view insets back, offsets clamped.
+    mutating func restorePosition(world: inout World) {
+        guard let configuration = rootConfiguration else { return }
+        restore(configuration, world: &world)
+        if let last = lastScrollViewConfiguration {
+            restoreIfChanged(last, world: &world)
+            clampOffsets(startingAt: last.scrollView, world: &world)
+        }
+        movedDistance = 0
+    }
+
+    /// `restoreScrollViewContentOffset`: no scroll view may show blank space past its content.
+    mutating func clampOffsets(startingAt scroll: NodeID, world: inout World) {
+        var candidate: NodeID? = scroll
+        while let current = candidate {
+            let node = world.screen[current]
+            let height = max(node.contentSize.height, node.frame.height)
+            let maxY = height - node.frame.height
+            if node.contentOffset.y > maxY {
+                world.screen.setContentOffset(Point(x: node.contentOffset.x, y: maxY), of: current)
+            }
+            candidate = world.screen.enclosingScrollView(of: current)
+        }
+    }
+}

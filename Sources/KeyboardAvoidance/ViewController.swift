@@ -1,0 +1,106 @@
+/// The identity of a view controller in a `Screen`: its index in the controller array.
+public struct ControllerID: Hashable, Sendable, CustomStringConvertible {
+    /// Position in `Screen.controllers`.
+    public let index: Int
+
+    /// Wraps an index; `Screen` validates it before use.
+    @inlinable public init(_ index: Int) { self.index = index }
+
+    /// `vc#index`.
+    public var description: String { "vc#\(index)" }
+}
+
+/// The UIKit view-controller class a simulated controller is (or inherits from).
+public enum ControllerKind: String, CaseIterable, Sendable, Codable {
+    /// `UIViewController`.
+    case viewController
+    /// `UINavigationController`.
+    case navigationController
+    /// `UITabBarController`.
+    case tabBarController
+    /// `UISplitViewController`.
+    case splitViewController
+    /// `UITableViewController`.
+    case tableViewController
+    /// `UICollectionViewController`.
+    case collectionViewController
+    /// `UIAlertController`.
+    case alertController
+    /// `UIInputViewController`.
+    case inputViewController
+    /// A SwiftUI `UIHostingController`.
+    case hostingController
+
+    /// The UIKit class name, as IQ's class lists name it.
+    public var uikitClassName: String {
+        switch self {
+        case .viewController: return "UIViewController"
+        case .navigationController: return "UINavigationController"
+        case .tabBarController: return "UITabBarController"
+        case .splitViewController: return "UISplitViewController"
+        case .tableViewController: return "UITableViewController"
+        case .collectionViewController: return "UICollectionViewController"
+        case .alertController: return "UIAlertController"
+        case .inputViewController: return "UIInputViewController"
+        case .hostingController: return "UIHostingController"
+        }
+    }
+
+    /// Whether IQ's root search stops at this kind of container (navigation, tab bar, split).
+    @inlinable public var isSystemContainer: Bool {
+        self == .navigationController || self == .tabBarController || self == .splitViewController
+    }
+}
+
+/// How a controller is shown; informs the harness and the invariants, not IQ's arithmetic.
+public enum Presentation: String, CaseIterable, Sendable, Codable {
+    /// The window's root view controller.
+    case windowRoot
+    /// A child of a container controller.
+    case child
+    /// Presented full screen.
+    case fullScreen
+    /// Presented as a form sheet (or page sheet on iPhone).
+    case formSheet
+    /// Presented as a popover.
+    case popover
+}
+
+/// One simulated view controller.
+public struct ViewController: Sendable, Equatable {
+    /// The UIKit class it is, or inherits from.
+    public var kind: ControllerKind
+    /// Its own class name (e.g. `LoginViewController`), matched against IQ's class lists.
+    public var className: String
+    /// The container it is a child of (`parent`), if any.
+    public var parent: ControllerID?
+    /// Its root `view`.
+    public var view: NodeID
+    /// `topViewController` of a navigation controller, `selectedViewController` of a tab bar controller.
+    public var visibleChild: ControllerID?
+    /// `navigationBar.frame` in the navigation controller's view coordinates (navigation controllers only).
+    public var navigationBarFrame: Rect?
+    /// `navigationBar.isHidden`; IQ 8.x ignores it (quirk Q5).
+    public var isNavigationBarHidden = false
+    /// The `UISearchTextField` of `navigationItem.searchController`, if the controller has one.
+    public var navigationItemSearchField: NodeID?
+    /// Whether its view is in the window (IQ's `isReady`); false before `viewDidAppear`.
+    public var isViewInWindow = true
+    /// How it is shown.
+    public var presentation: Presentation
+
+    /// Creates a controller whose class name is the UIKit name of its kind.
+    public init(kind: ControllerKind, view: NodeID, parent: ControllerID? = nil,
+                className: String? = nil, presentation: Presentation = .windowRoot) {
+        self.kind = kind
+        self.view = view
+        self.parent = parent
+        self.className = className ?? kind.uikitClassName
+        self.presentation = presentation
+    }
+
+    /// Whether `isKind(of:)` holds for the class `name` (its own class, its UIKit class, `UIViewController`).
+    @inlinable public func isKind(of name: String) -> Bool {
+        name == className || name == kind.uikitClassName || name == "UIViewController"
+    }
+}

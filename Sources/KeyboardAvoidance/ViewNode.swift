@@ -1,0 +1,172 @@
+/// The identity of a view in a `Screen`: its index in the screen's node array.
+public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Position in `Screen.nodes`.
+    public let index: Int
+
+    /// Wraps an index; `Screen` validates it before use.
+    @inlinable public init(_ index: Int) { self.index = index }
+
+    /// Orders ids by index, which is the order views were added (back to front among siblings).
+    public static func < (lhs: NodeID, rhs: NodeID) -> Bool { lhs.index < rhs.index }
+
+    /// `#index`.
+    public var description: String { "#\(index)" }
+}
+
+/// The UIKit class a simulated view stands for.
+public enum ViewKind: String, CaseIterable, Sendable, Codable {
+    /// `UIView`.
+    case view
+    /// `UIScrollView`.
+    case scrollView
+    /// `UITableView`.
+    case tableView
+    /// `UITableViewCell`; its children are the subviews of its content view.
+    case tableCell
+    /// `UICollectionView`.
+    case collectionView
+    /// `UICollectionViewCell`; its children are the subviews of its content view.
+    case collectionCell
+    /// `UIStackView`.
+    case stackView
+    /// `UITextField`.
+    case textField
+    /// `UITextView` (a scroll view too).
+    case textView
+    /// `UISearchBar`.
+    case searchBar
+    /// `UISearchTextField`, the field inside a search bar.
+    case searchTextField
+    /// `IQDeepResponderContainerView` (formerly `IQPreviousNextView`).
+    case deepResponderContainer
+    /// A SwiftUI `UIHostingView`.
+    case hostingView
+
+    /// Whether the view is a `UIScrollView` (text views, tables and collections included).
+    @inlinable public var isScrollView: Bool {
+        switch self {
+        case .scrollView, .tableView, .collectionView, .textView: return true
+        default: return false
+        }
+    }
+
+    /// Whether the view is a `UITextField` (search text fields included).
+    @inlinable public var isTextField: Bool { self == .textField || self == .searchTextField }
+
+    /// Whether the view can become the editing text input (`UITextField` or `UITextView`).
+    @inlinable public var isEditableInput: Bool { isTextField || self == .textView }
+
+    /// Whether IQKeyboardCore counts it as an `IQTextInputView` (fields, text views, search bars).
+    @inlinable public var isTextInputView: Bool { isEditableInput || self == .searchBar }
+
+    /// Whether the view is a table or collection cell.
+    @inlinable public var isCell: Bool { self == .tableCell || self == .collectionCell }
+}
+
+/// A per-view switch with a "follow the class rules" default (IQEnableMode).
+public enum EnableMode: String, CaseIterable, Sendable, Codable {
+    /// Follow the enabled/disabled class rules.
+    case `default`
+    /// Always handle this view.
+    case enabled
+    /// Never handle this view.
+    case disabled
+}
+
+/// A row of a table view or an item of a collection view.
+public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Section number.
+    public var section: Int
+    /// Row (table) or item (collection) number within the section.
+    public var item: Int
+
+    /// Creates an index path.
+    @inlinable public init(section: Int, item: Int) { self.section = section; self.item = item }
+
+    /// Orders by section, then item.
+    public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool {
+        (lhs.section, lhs.item) < (rhs.section, rhs.item)
+    }
+
+    /// `[section, item]`.
+    public var description: String { "[\(section), \(item)]" }
+}
+
+/// One simulated view: its geometry, UIKit state and the per-view avoidance options.
+///
+/// Every kind shares one flat value type so a screen is a single array with no allocation per node.
+public struct ViewNode: Sendable, Equatable {
+    /// Which UIKit class the view stands for.
+    public var kind: ViewKind
+    /// Index of the superview; `nil` means the window itself.
+    public var parent: NodeID?
+    /// Frame in the superview's coordinate space (for a scroll view's child: content coordinates).
+    public var frame: Rect
+    /// `isHidden`.
+    public var isHidden = false
+    /// `alpha`.
+    public var alpha = 1.0
+    /// `isUserInteractionEnabled`.
+    public var isUserInteractionEnabled = true
+    /// `isEnabled` of a field or search bar, `isEditable` of a text view.
+    public var isEnabled = true
+    /// `tag`.
+    public var tag = 0
+    /// `safeAreaInsets`.
+    public var safeAreaInsets = EdgeInsets.zero
+    /// `directionalLayoutMargins` (left = leading, right = trailing); read for view-controller root views.
+    public var layoutMargins = EdgeInsets.zero
+
+    /// `contentOffset`, which is also the scroll view's `bounds.origin`.
+    public var contentOffset = Point.zero
+    /// `contentSize`.
+    public var contentSize = Size.zero
+    /// `contentInset` as set by the app (UIKit's safe-area part lives in `adjustedContentInset`).
+    public var contentInset = EdgeInsets.zero
+    /// `verticalScrollIndicatorInsets`.
+    public var verticalScrollIndicatorInsets = EdgeInsets.zero
+    /// `horizontalScrollIndicatorInsets`.
+    public var horizontalScrollIndicatorInsets = EdgeInsets.zero
+    /// `isScrollEnabled`.
+    public var isScrollEnabled = true
+
+    /// `textContainerInset` of a text view.
+    public var textContainerInset = EdgeInsets(top: 8, left: 0, bottom: 8, right: 0)
+    /// `textContainer.lineFragmentPadding` of a text view.
+    public var lineFragmentPadding = 5.0
+    /// Whether a text view holds text (hides the placeholder).
+    public var hasText = false
+
+    /// `iq.distanceFromKeyboard`; `nil` is the sentinel meaning "use the global distance".
+    public var keyboardDistance: Double?
+    /// `iq.enableMode`.
+    public var enableMode = EnableMode.default
+    /// `iq.ignoreSwitchingByNextPrevious`.
+    public var ignoreSwitchingByNextPrevious = false
+    /// `iq.ignoreScrollingAdjustment` of a scroll view.
+    public var ignoreScrollingAdjustment = false
+    /// `iq.ignoreContentInsetAdjustment` of a scroll view.
+    public var ignoreContentInsetAdjustment = false
+    /// `iq.restoreContentOffset` of a scroll view.
+    public var restoreContentOffset = false
+
+    /// The cell's index path in its table or collection view.
+    public var indexPath: IndexPath?
+    /// A UIKit-private view (class name starting with `_`), skipped by `superviewOf`.
+    public var isSystemPrivate = false
+
+    /// Creates a node; everything else takes UIKit's defaults.
+    public init(kind: ViewKind, parent: NodeID?, frame: Rect) {
+        self.kind = kind
+        self.parent = parent
+        self.frame = frame
+    }
+
+    /// `bounds.origin`: the content offset for scroll views, zero otherwise.
+    @inlinable public var boundsOrigin: Point { kind.isScrollView ? contentOffset : .zero }
+
+    /// Whether the view can become first responder in IQ's sense (enabled, interactive, visible).
+    @inlinable public var isFocusable: Bool {
+        isEnabled && isUserInteractionEnabled && !isHidden && alpha != 0
+    }
+}
