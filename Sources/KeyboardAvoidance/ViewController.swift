@@ -99,6 +99,20 @@ public struct ViewController: Sendable, Equatable {
         self.presentation = presentation
     }
 
+    /// Whether the class name looks like UIKit's private alert text-field controller
+    /// (contains `UIAlertController`, ends with `TextFieldViewController`), which IQ never handles.
+    public var isAlertTextFieldController: Bool {
+        // Byte search: String.contains(_:) builds a searcher per call, too slow for every adjust.
+        let name = Array(className.utf8)
+        let suffix = Array("TextFieldViewController".utf8), needle = Array("UIAlertController".utf8)
+        guard name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return false }
+        guard name.count >= needle.count else { return false }
+        for start in 0...(name.count - needle.count) where name[start..<start + needle.count].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+
     /// Whether `isKind(of:)` holds for the class `name` (its own class, its UIKit class, `UIViewController`).
     @inlinable public func isKind(of name: String) -> Bool {
         name == className || name == kind.uikitClassName || name == "UIViewController"

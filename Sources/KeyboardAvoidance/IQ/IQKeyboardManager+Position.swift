@@ -6,53 +6,73 @@ extension IQKeyboardManager {
         var bottom: Double
     }
 
+    /// Everything `adjustPosition` measures before anything moves (quirk Q8).
+    struct Measurements {
+        var input: NodeID
+        var rootView: NodeID
+        var rootSuperview: NodeID?
+        var beginOrigin: Point
+        var rectInWindow: Rect
+        var rectInRoot: Rect
+        var rootOrigin: Point
+        var distance: Double
+        var safeBottom: Double
+        var keyboardHeight: Double
+        var rawKeyboardHeight: Double
+        var isScrollableTextView: Bool
+        var guides: LayoutGuides
+        var superScrollView: NodeID?
+    }
+
     /// `adjustPosition()` (§2.2): measures once, then scroll views, text view inset and root move.
     mutating func adjustPosition(world: inout World) {
-        let screen = world.screen
-        guard world.applicationState == .active, let input = textInputView,
-              let configuration = rootConfiguration, isRootReady(configuration, screen) else { return }
-        let rootController = configuration.rootController
-        let rootView = screen[rootController].view
-        let rootSuperview = screen.superview(of: rootView)
-
-        // 1. Every measurement is taken now, before anything moves (quirk Q8).
-        let rectInWindow = screen.frameInWindow(input)
-        let rectInRoot = screen.frame(of: input, in: rootSuperview)
-        let rootOrigin = screen[rootView].frame.origin
-        let distance = keyboardDistance(for: input, in: screen)
-        let safeBottom = options.quirks.addsBeginSafeAreaToKeyboard ? configuration.beginSafeAreaInsets.bottom : 0
-        let keyboardHeight = keyboardSize(distance: distance, safeBottom: safeBottom, window: screen.window.frame)
-        let rawKeyboardHeight = keyboardInfo.endFrame.height
-        let isScrollableTextView = screen[input].kind == .textView && screen[input].isScrollEnabled
-        let guides = layoutGuides(rootController, isScrollableTextView: isScrollableTextView, in: screen)
-        let superScrollView = firstAdjustableScrollView(above: input, in: screen)
+        guard world.applicationState == .active, let measured = measure(world.screen) else { return }
 
         // 2. Raw move.
-        var move = moveUpDistance(keyboardHeight: keyboardHeight, guides: guides, rectInRoot: rectInRoot,
-                                  rectInWindow: rectInWindow, window: screen.window.frame)
-        moveLog.append(MoveLogEntry(input: input, move: move))
+        var move = moveUpDistance(keyboardHeight: measured.keyboardHeight, guides: measured.guides,
+                                  rectInRoot: measured.rectInRoot, rectInWindow: measured.rectInWindow,
+                                  window: world.screen.window.frame)
+        moveLog.append(MoveLogEntry(input: measured.input, move: move))
 
         // 3. Scroll-view bookkeeping.
-        setupActiveScrollViewConfiguration(superScrollView, world: &world)
+        setupActiveScrollViewConfiguration(measured.superScrollView, world: &world)
 
         // 4. Scroll views absorb what they can, then the bottom inset.
         if let last = lastScrollViewConfiguration {
-            adjustScrollViewContentOffsets(&move, input: input, last: last, rootSuperview: rootSuperview,
-                                           guides: guides, rectInRoot: rectInRoot,
-                                           isScrollableTextView: isScrollableTextView, world: &world)
-            adjustScrollViewContentInset(last, keyboardHeight: keyboardHeight, distance: distance,
-                                         safeBottom: safeBottom, world: &world)
+            adjustScrollViewContentOffsets(&move, measured, last: last, world: &world)
+            adjustScrollViewContentInset(last, measured, world: &world)
         }
 
         // 5. Tall scrollable text view: bottom content inset.
-        if isScrollableTextView {
-            adjustTextViewContentInset(input, rawKeyboardHeight: rawKeyboardHeight, rootSuperview: rootSuperview,
-                                       guides: guides, world: &world)
+        if measured.isScrollableTextView {
+            adjustTextViewContentInset(measured, world: &world)
         }
 
         // 6. Whatever is left moves the root view.
-        adjustRootController(move: move, rootOrigin: rootOrigin, rawKeyboardHeight: rawKeyboardHeight,
-                             rootView: rootView, beginOrigin: configuration.beginOrigin, world: &world)
+        adjustRootController(move: move, measured, world: &world)
+    }
+
+    /// Step 1 of `adjustPosition`: the preconditions and every measurement, on the unmoved screen.
+    func measure(_ screen: Screen) -> Measurements? {
+        guard let input = textInputView, let configuration = rootConfiguration,
+              isRootReady(configuration, screen) else { return nil }
+        let rootView = screen[configuration.rootController].view
+        let rootSuperview = screen.superview(of: rootView)
+        let distance = keyboardDistance(for: input, in: screen)
+        let safeBottom = options.quirks.addsBeginSafeAreaToKeyboard ? configuration.beginSafeAreaInsets.bottom : 0
+        let isScrollableTextView = screen[input].kind == .textView && screen[input].isScrollEnabled
+        return Measurements(
+            input: input, rootView: rootView, rootSuperview: rootSuperview,
+            beginOrigin: configuration.beginOrigin,
+            rectInWindow: screen.frameInWindow(input),
+            rectInRoot: screen.frame(of: input, in: rootSuperview),
+            rootOrigin: screen[rootView].frame.origin,
+            distance: distance, safeBottom: safeBottom,
+            keyboardHeight: keyboardSize(distance: distance, safeBottom: safeBottom, window: screen.window.frame),
+            rawKeyboardHeight: keyboardInfo.endFrame.height,
+            isScrollableTextView: isScrollableTextView,
+            guides: layoutGuides(configuration.rootController, isScrollableTextView: isScrollableTextView, in: screen),
+            superScrollView: firstAdjustableScrollView(above: input, in: screen))
     }
 
     /// `keyboardSize` (§2.3.1): keyboard + distance + begin bottom safe area, within the window.
@@ -125,46 +145,47 @@ extension IQKeyboardManager {
     }
 
     /// `adjustScrollViewContentOffsets` (§2.3.6): walk up nested scroll views absorbing the move.
-    mutating func adjustScrollViewContentOffsets(_ move: inout Double, input: NodeID, last: ScrollViewConfiguration,
-                                                 rootSuperview: NodeID?, guides: LayoutGuides, rectInRoot: Rect,
-                                                 isScrollableTextView: Bool, world: inout World) {
-        var lastView = input
+    mutating func adjustScrollViewContentOffsets(_ move: inout Double, _ measured: Measurements,
+                                                 last: ScrollViewConfiguration, world: inout World) {
+        let guides = measured.guides
+        var lastView = measured.input
         var candidate: NodeID? = last.scrollView
         while let scroll = candidate {
-            let screen = world.screen
-            let offset = screen[scroll].contentOffset
+            // Reads go through world.screen directly: a local copy alive across the write below
+            // would make the write copy the whole node array.
+            let offset = world.screen[scroll].contentOffset
             var isContinue = false
             if move > 0 {
-                isContinue = move > -offset.y - screen[scroll].contentInset.top
-            } else if let table = listAncestor(of: scroll, kind: .tableView, in: screen) {
+                isContinue = move > -offset.y - world.screen[scroll].contentInset.top
+            } else if let table = listAncestor(of: scroll, kind: .tableView, in: world.screen) {
                 isContinue = offset.y > 0
-                if isContinue, let limit = previousRowLimit(in: table, cellKind: .tableCell, input: input,
-                                                            rootSuperview: rootSuperview, guides: guides, in: screen) {
+                if isContinue, let limit = previousRowLimit(in: table, cellKind: .tableCell, measured, in: world.screen) {
                     move = limit
                 }
-            } else if let collection = listAncestor(of: scroll, kind: .collectionView, in: screen) {
+            } else if let collection = listAncestor(of: scroll, kind: .collectionView, in: world.screen) {
                 isContinue = offset.y > 0
-                if isContinue, let limit = previousRowLimit(in: collection, cellKind: .collectionCell, input: input,
-                                                            rootSuperview: rootSuperview, guides: guides, in: screen) {
+                if isContinue, let limit = previousRowLimit(in: collection, cellKind: .collectionCell, measured,
+                                                            in: world.screen) {
                     move = limit
                 }
             } else {
-                isContinue = rectInRoot.minY < guides.top
-                if isContinue { move = min(0, rectInRoot.minY - guides.top) }
+                // rectInRoot is stale here by design: it was measured before any scrolling (spec §2.3.6).
+                isContinue = measured.rectInRoot.minY < guides.top
+                if isContinue { move = min(0, measured.rectInRoot.minY - guides.top) }
             }
             if !isContinue {
                 move = 0
                 break
             }
 
-            let next = firstAdjustableScrollView(above: scroll, in: screen)
-            let lastViewRect = screen.frame(of: lastView, in: scroll)
+            let next = firstAdjustableScrollView(above: scroll, in: world.screen)
+            let lastViewRect = world.screen.frame(of: lastView, in: scroll)
             let minimumMovement = min(offset.y, -move)
             var suggested = offset.y - minimumMovement
             suggested = min(suggested, lastViewRect.minY)
-            if isScrollableTextView && next == nil && suggested >= 0 {
+            if measured.isScrollableTextView && next == nil && suggested >= 0 {
                 // updateSuggestedOffsetYAndMoveUp: keep the text view's top below the top guide.
-                let current = screen.frameInWindow(input)
+                let current = world.screen.frameInWindow(measured.input)
                 suggested = min(suggested, offset.y + (current.minY - guides.top))
                 move = 0
             } else {
@@ -187,24 +208,23 @@ extension IQKeyboardManager {
     }
 
     /// The move that keeps the previous row visible under the top guide, if the input sits in a cell.
-    func previousRowLimit(in list: NodeID, cellKind: ViewKind, input: NodeID, rootSuperview: NodeID?,
-                          guides: LayoutGuides, in screen: Screen) -> Double? {
-        guard let cell = screen.ancestor(of: input, where: { $0 == cellKind }),
+    func previousRowLimit(in list: NodeID, cellKind: ViewKind, _ measured: Measurements, in screen: Screen) -> Double? {
+        guard let cell = screen.ancestor(of: measured.input, where: { $0 == cellKind }),
               let indexPath = screen.indexPath(ofCell: cell, in: list),
               let previous = screen.previousIndexPath(of: list, before: indexPath),
               let rect = screen.itemRect(of: list, at: previous), !rect.isEmpty else { return nil }
-        return min(0, screen.convert(rect, from: list, to: rootSuperview).maxY - guides.top)
+        return min(0, screen.convert(rect, from: list, to: measured.rootSuperview).maxY - measured.guides.top)
     }
 
     /// `adjustScrollViewContentInset` (§2.3.7): bottom inset and indicator of the chosen scroll view.
-    mutating func adjustScrollViewContentInset(_ last: ScrollViewConfiguration, keyboardHeight: Double,
-                                               distance: Double, safeBottom: Double, world: inout World) {
+    mutating func adjustScrollViewContentInset(_ last: ScrollViewConfiguration, _ measured: Measurements,
+                                               world: inout World) {
         let scroll = last.scrollView
         let node = world.screen[scroll]
         guard !node.ignoreContentInsetAdjustment else { return }
         let rect = world.screen.frameInWindow(scroll)
-        var bottomInset = keyboardHeight - (world.screen.window.frame.height - rect.maxY)
-        var bottomIndicator = bottomInset - (distance + safeBottom)
+        var bottomInset = measured.keyboardHeight - (world.screen.window.frame.height - rect.maxY)
+        var bottomIndicator = bottomInset - (measured.distance + measured.safeBottom)
         bottomInset = max(last.startingContentInset.bottom, bottomInset)
         bottomIndicator = max(last.startingScrollIndicatorInsets.bottom, bottomIndicator)
         bottomInset -= node.safeAreaInsets.bottom
@@ -219,19 +239,18 @@ extension IQKeyboardManager {
     }
 
     /// `adjustTextViewContentInset` (§2.3.8): a tall scrollable text view gets a bottom inset.
-    mutating func adjustTextViewContentInset(_ textView: NodeID, rawKeyboardHeight: Double, rootSuperview: NodeID?,
-                                             guides: LayoutGuides, world: inout World) {
-        let screen = world.screen
-        let window = screen.window.frame
-        let keyboardY = window.height - rawKeyboardHeight
-        let container = rootSuperview.map { screen.frameInWindow($0) } ?? window
+    mutating func adjustTextViewContentInset(_ measured: Measurements, world: inout World) {
+        let textView = measured.input
+        let window = world.screen.window.frame
+        let keyboardY = window.height - measured.rawKeyboardHeight
+        let container = measured.rootSuperview.map { world.screen.frameInWindow($0) } ?? window
         let overlap = container.maxY - keyboardY
-        let available = container.height - guides.top - overlap
-        let node = screen[textView]
+        let available = container.height - measured.guides.top - overlap
+        let node = world.screen[textView]
         let targetHeight = min(node.frame.height, available)
         guard node.frame.height - node.contentInset.bottom > targetHeight else { return }
         if startingTextViewConfiguration == nil {
-            startingTextViewConfiguration = snapshot(textView, canRestoreContentOffset: false, in: screen)
+            startingTextViewConfiguration = snapshot(textView, canRestoreContentOffset: false, in: world.screen)
         }
         var inset = node.contentInset
         inset.bottom = node.frame.height - targetHeight - node.safeAreaInsets.bottom
@@ -241,19 +260,20 @@ extension IQKeyboardManager {
     }
 
     /// `adjustRootController` (§2.3.9): move the root view, never above −keyboard, never below its begin.
-    mutating func adjustRootController(move: Double, rootOrigin: Point, rawKeyboardHeight: Double, rootView: NodeID,
-                                       beginOrigin: Point, world: inout World) {
-        var origin = rootOrigin
+    mutating func adjustRootController(move: Double, _ measured: Measurements, world: inout World) {
+        var origin = measured.rootOrigin
+        let rootView = measured.rootView
         if move >= 0 {
-            origin.y = max(origin.y - move, min(0, -rawKeyboardHeight))
+            // Upper clamp: absolute (from 0, not from the begin origin) and with the raw keyboard height.
+            origin.y = max(origin.y - move, min(0, -measured.rawKeyboardHeight))
             if origin != world.screen[rootView].frame.origin { world.screen.setOrigin(origin, of: rootView) }
-            movedDistance = beginOrigin.y - origin.y
+            movedDistance = measured.beginOrigin.y - origin.y
         } else {
-            let disturb = origin.y - beginOrigin.y
+            let disturb = origin.y - measured.beginOrigin.y
             guard disturb <= 0 else { return }
             origin.y -= max(move, disturb)
             if origin != world.screen[rootView].frame.origin { world.screen.setOrigin(origin, of: rootView) }
-            movedDistance = beginOrigin.y - origin.y
+            movedDistance = measured.beginOrigin.y - origin.y
         }
     }
 

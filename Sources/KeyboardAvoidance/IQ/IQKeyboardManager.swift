@@ -135,16 +135,15 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             rootConfiguration = nil
             return
         }
-        let screen = world.screen
-        let view = screen.controllers[controller.index].view
-        let new = RootConfiguration(rootController: controller, beginOrigin: screen[view].frame.origin,
-                                    beginSafeAreaInsets: liveSafeAreaInsets(of: view, in: screen),
-                                    beginOrientation: screen.window.orientation)
+        let view = world.screen[controller].view
+        let new = RootConfiguration(rootController: controller, beginOrigin: world.screen[view].frame.origin,
+                                    beginSafeAreaInsets: liveSafeAreaInsets(of: view, in: world.screen),
+                                    beginOrientation: world.screen.window.orientation)
         if let old = rootConfiguration {
             let sameSession = old.beginOrientation == new.beginOrientation
                 && (options.quirks.keepsRootSnapshotAcrossControllers || old.rootController == new.rootController)
             guard !sameSession else { return }
-            if old.rootController != new.rootController && hasChanged(old, screen) {
+            if old.rootController != new.rootController && hasChanged(old, world.screen) {
                 restore(old, world: &world)
             }
         }
@@ -241,7 +240,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
         if enabled {
             if options.disabledDistanceHandlingClasses.contains(where: { value.isKind(of: $0) }) {
                 enabled = false
-            } else if value.className.contains("UIAlertController") && value.className.hasSuffix("TextFieldViewController") {
+            } else if value.isAlertTextFieldController {
                 enabled = false
             }
         }

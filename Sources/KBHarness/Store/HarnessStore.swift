@@ -1,0 +1,137 @@
+import Foundation
+import KBSQLite
+
+/// The kbharness database: one SQLite file holding definitions, runs, results and regressions.
+public final class HarnessStore {
+    /// `PRAGMA application_id` of kbharness files: "kbhr".
+    public static let applicationID: Int32 = 0x6B62_6872
+    /// The default database path, relative to the working directory.
+    public static let defaultPath = "kbharness.sqlite"
+
+    /// The open connection.
+    public let database: Database
+    /// Where the file lives.
+    public let path: String
+    /// Migrations this open applied (empty when the schema was already current).
+    public let appliedMigrations: [Migration]
+
+    /// The database path from `--db`, then `KBHARNESS_DB`, then `./kbharness.sqlite`.
+    public static func resolvePath(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let option, !option.isEmpty { return option }
+        if let variable = environment["KBHARNESS_DB"], !variable.isEmpty { return variable }
+        return defaultPath
+    }
+
+    /// Opens (and with `create`, creates) the database, migrating it to the current schema.
+    ///
+    /// A file that is not SQLite, belongs to another application, or has a newer schema than this
+    /// build is refused before anything is written to it.
+    public init(path: String, create: Bool = true) throws {
+        self.path = path
+        let migrator = try HarnessStore.migrator()
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists && !create {
+            throw HarnessError(.noInput, "\(path): no such database (run `kbharness import` or `kbharness run` first)")
+        }
+        if exists {
+            let header = try HarnessStore.readHeader(path)
+            if header.userVersion > migrator.latestVersion {
+                throw HarnessError(.data, "\(path): database schema version \(header.userVersion) is newer than this kbharness supports (\(migrator.latestVersion)); use a newer kbharness. The file was not modified.")
+            }
+            if header.applicationID != 0 && header.applicationID != HarnessStore.applicationID {
+                throw HarnessError(.data, String(format: "%@: an SQLite database of another application (application_id 0x%08X); refusing to touch it", path, header.applicationID))
+            }
+            if header.applicationID == 0 && header.userVersion != 0 {
+                throw HarnessError(.data, "\(path): an SQLite database without the kbharness application id (user_version \(header.userVersion)); refusing to touch it")
+            }
+        } else {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
+                throw HarnessError(.cannotCreate, "\(path): directory \(directory) does not exist")
+            }
+        }
+        let database: Database
+        do {
+            database = try Database(path: path)
+        } catch let error as SQLiteError {
+            throw HarnessStore.map(error, path: path, creating: !exists)
+        }
+        if exists, try database.applicationID() == 0,
+           try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0 > 0 {
+            database.close()
+            throw HarnessError(.data, "\(path): an SQLite database of another application (it has tables but no kbharness application id); refusing to touch it")
+        }
+        do {
+            appliedMigrations = try migrator.migrate(database)
+            if try database.applicationID() != HarnessStore.applicationID {
+                try database.setApplicationID(HarnessStore.applicationID)
+            }
+        } catch let error as SQLiteError {
+            database.close()
+            throw HarnessStore.map(error, path: path, creating: false)
+        } catch {
+            database.close()
+            throw HarnessError(.data, "\(path): \(error)")
+        }
+        self.database = database
+    }
+
+    /// The migrator over the schema compiled into this binary from `Migrations/`.
+    public static func migrator() throws -> Migrator {
+        do {
+            return try Migrator(EmbeddedMigrations.all)
+        } catch {
+            throw HarnessError(.software, "embedded migrations are invalid: \(error)")
+        }
+    }
+
+    /// Closes the connection.
+    public func close() { database.close() }
+
+    /// The schema version of the file.
+    public func schemaVersion() throws -> Int { try database.userVersion() }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, mapping SQLite failures to harness errors.
+    public func write<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try database.transaction(.immediate, body)
+        } catch let error as SQLiteError {
+            throw HarnessStore.map(error, path: path, creating: false)
+        }
+    }
+
+    /// Maps an SQLite failure to the harness's exit-code classes.
+    static func map(_ error: SQLiteError, path: String, creating: Bool) -> HarnessError {
+        if error.isBusy {
+            return HarnessError(.busy, "\(path): the database is busy (another kbharness is writing); try again: \(error.message)")
+        }
+        switch error.code {
+        case 26: // SQLITE_NOTADB
+            return HarnessError(.data, "\(path): not an SQLite database (\(error.message))")
+        case 11: // SQLITE_CORRUPT
+            return HarnessError(.data, "\(path): the database is corrupt (\(error.message))")
+        case 14: // SQLITE_CANTOPEN
+            return HarnessError(creating ? .cannotCreate : .io, "\(path): cannot open the database (\(error.message))")
+        default:
+            return HarnessError(.io, "\(path): \(error)")
+        }
+    }
+
+    /// The two header fields that decide whether we may touch a file, read without opening it.
+    static func readHeader(_ path: String) throws -> (userVersion: Int, applicationID: Int32) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw HarnessError(.io, "\(path): cannot read the database file")
+        }
+        defer { try? handle.close() }
+        let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        if bytes.isEmpty { return (0, 0) }  // An empty file is a new SQLite database.
+        let magic = Array("SQLite format 3".utf8) + [0]
+        guard bytes.count == 100, Array(bytes[0..<16]) == magic else {
+            throw HarnessError(.data, "\(path): not an SQLite database (the file header does not start with \"SQLite format 3\")")
+        }
+        func bigEndian(_ offset: Int) -> UInt32 {
+            bytes[offset..<offset + 4].reduce(0) { ($0 << 8) | UInt32($1) }
+        }
+        return (Int(Int32(bitPattern: bigEndian(60))), Int32(bitPattern: bigEndian(68)))
+    }
+}

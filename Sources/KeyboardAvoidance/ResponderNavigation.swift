@@ -1,0 +1,137 @@
+/// How the toolbar orders sibling inputs (`toolbarConfiguration.manageBehavior`).
+public enum NavigationOrder: String, CaseIterable, Sendable, Codable {
+    /// `superview.subviews` order (back to front).
+    case bySubviews
+    /// Ascending `tag`; equal tags keep subview order.
+    case byTag
+    /// Ascending frame `minY`, then `minX`; ties keep subview order.
+    case byPosition
+}
+
+/// The previous/next list of IQKeyboardToolbarManager (spec §4.1–§4.2), computed on a `Screen`.
+public struct ResponderNavigation: Sendable, Equatable {
+    /// The inputs previous/next walk through, in order.
+    public var list: [NodeID]
+    /// Position of the current input in `list`, if it is there.
+    public var index: Int?
+
+    /// `deepResponderAllowedContainerClasses`' default: table, collection and deep-responder containers.
+    public static let defaultDeepContainers: [ViewKind] = [.tableView, .collectionView, .deepResponderContainer]
+
+    /// Collects the navigation list around `input` (`responderViews()`).
+    public init(around input: NodeID, in screen: Screen, order: NavigationOrder = .bySubviews,
+                deepContainers: [ViewKind] = ResponderNavigation.defaultDeepContainers) {
+        // The first container class in list order that matches wins, not the nearest container.
+        var container: NodeID?
+        for kind in deepContainers {
+            container = screen.ancestor(of: input) { $0 == kind }
+            if container != nil { break }
+        }
+        let hosting = screen.ancestor(of: input) { $0 == .hostingView }
+        if let base = hosting ?? container {
+            list = ResponderNavigation.deepResponderViews(of: base, current: input, in: screen)
+        } else {
+            list = ResponderNavigation.siblings(of: input, in: screen, order: order)
+        }
+        index = list.firstIndex(of: input)
+    }
+
+    /// `canGoPrevious`.
+    public var canGoPrevious: Bool { (index ?? 0) > 0 }
+    /// `canGoNext`.
+    public var canGoNext: Bool { index.map { $0 < list.count - 1 } ?? false }
+    /// The input `goPrevious` makes first responder.
+    public var previous: NodeID? { canGoPrevious ? list[index! - 1] : nil }
+    /// The input `goNext` makes first responder.
+    public var next: NodeID? { canGoNext ? list[index! + 1] : nil }
+
+    /// Whether IQ lets a view become first responder from the toolbar (`canBecomeFirstResponder`).
+    public static func canBecomeFirstResponder(_ id: NodeID, in screen: Screen) -> Bool {
+        screen[id].isFocusable && !screen.isInAlertController(id) && screen.textFieldSearchBar(of: id) == nil
+    }
+
+    /// Input siblings of `input` in its superview, ordered by `order`.
+    static func siblings(of input: NodeID, in screen: Screen, order: NavigationOrder) -> [NodeID] {
+        let parent = screen.superview(of: input)
+        var result: [NodeID] = []
+        for index in screen.nodes.indices where screen.nodes[index].parent == parent {
+            let id = NodeID(index)
+            if isCandidate(id, current: input, in: screen) { result.append(id) }
+        }
+        switch order {
+        case .bySubviews:
+            return result
+        case .byTag:
+            return stableSorted(result) { screen[$0].tag < screen[$1].tag }
+        case .byPosition:
+            return stableSorted(result) {
+                let a = screen[$0].frame, b = screen[$1].frame
+                return (a.minY, a.minX) < (b.minY, b.minX)
+            }
+        }
+    }
+
+    /// `deepResponderViews(base)`: every input below `base`, sorted by position within `base`.
+    static func deepResponderViews(of base: NodeID, current: NodeID, in screen: Screen) -> [NodeID] {
+        var result: [NodeID] = []
+        collect(base, current: current, in: screen, into: &result)
+        return stableSorted(result) {
+            let a = screen.frame(of: $0, in: base), b = screen.frame(of: $1, in: base)
+            return (a.minY, a.minX) < (b.minY, b.minX)
+        }
+    }
+
+    /// The recursion of `deepResponderViews`, which tests the visibility of the parent, not the child.
+    private static func collect(_ base: NodeID, current: NodeID, in screen: Screen, into result: inout [NodeID]) {
+        let parent = screen[base]
+        for index in screen.nodes.indices where screen.nodes[index].parent == base {
+            let child = NodeID(index)
+            if isCandidate(child, current: current, in: screen) {
+                result.append(child)
+            } else if screen.nodes.contains(where: { $0.parent == child }) && parent.isUserInteractionEnabled
+                        && !parent.isHidden && parent.alpha != 0 {
+                collect(child, current: current, in: screen, into: &result)
+            }
+        }
+    }
+
+    private static func isCandidate(_ id: NodeID, current: NodeID, in screen: Screen) -> Bool {
+        let node = screen[id]
+        return node.kind.isTextInputView && (id == current || !node.ignoreSwitchingByNextPrevious)
+            && canBecomeFirstResponder(id, in: screen)
+    }
+
+    /// A stable sort: Swift's `sorted` is stable in practice but not documented to be (spec §8.6).
+    private static func stableSorted(_ ids: [NodeID], by less: (NodeID, NodeID) -> Bool) -> [NodeID] {
+        ids.enumerated().sorted { lhs, rhs in
+            if less(lhs.element, rhs.element) { return true }
+            if less(rhs.element, lhs.element) { return false }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}
+
+extension Screen {
+    /// IQKeyboardCore's `textFieldSearchBar()` (spec §2.1.3): the search bar an input belongs to.
+    ///
+    /// On iOS 13+ a `UISearchTextField` counts only when it is the navigation item's search field;
+    /// any other one is a plain text field. Other inputs walk the responder chain up to a controller.
+    public func textFieldSearchBar(of input: NodeID) -> NodeID? {
+        if self[input].kind == .searchTextField {
+            guard var controller = viewContainingController(input) else { return nil }
+            if self[controller].kind == .navigationController, let top = self[controller].visibleChild {
+                controller = top
+            }
+            guard self[controller].navigationItemSearchField == input else { return nil }
+            return ancestor(of: input) { $0 == .searchBar }
+        }
+        if controller(ownedBy: input) != nil { return nil }
+        var current = superview(of: input)
+        while let view = current {
+            if self[view].kind == .searchBar { return view }
+            if controller(ownedBy: view) != nil { return nil }
+            current = superview(of: view)
+        }
+        return nil
+    }
+}
