@@ -73,8 +73,10 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             textInputView = view
             updateRootController(view, world: &world)
             sendEvent(world: &world)
-        case .endEditing(let view):
-            if textInputView == view { textInputView = nil }
+        case .endEditing:
+            // IQTextInputViewNotification clears its info after any end-editing, even of a view that is no
+            // longer the current one (a late end after the next begin): §3.2.
+            textInputView = nil
         case .keyboard(let notification):
             keyboardNotification(notification, world: &world)
         case .applicationDidBecomeActive:
