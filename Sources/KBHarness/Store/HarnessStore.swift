@@ -50,16 +50,15 @@ public final class HarnessStore {
                 throw HarnessError(.cannotCreate, "\(path): directory \(directory) does not exist")
             }
         }
+        if exists {
+            // A writable open may switch the file to WAL, which writes its header: look read-only first.
+            try HarnessStore.refuseForeignTables(path)
+        }
         let database: Database
         do {
             database = try Database(path: path)
         } catch let error as SQLiteError {
             throw HarnessStore.map(error, path: path, creating: !exists)
-        }
-        if exists, try database.applicationID() == 0,
-           try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0 > 0 {
-            database.close()
-            throw HarnessError(.data, "\(path): an SQLite database of another application (it has tables but no kbharness application id); refusing to touch it")
         }
         do {
             appliedMigrations = try migrator.migrate(database)
@@ -114,6 +113,24 @@ public final class HarnessStore {
             return HarnessError(creating ? .cannotCreate : .io, "\(path): cannot open the database (\(error.message))")
         default:
             return HarnessError(.io, "\(path): \(error)")
+        }
+    }
+
+    /// Refuses an SQLite file that has tables but no kbharness application id, without writing to it.
+    static func refuseForeignTables(_ path: String) throws {
+        let header = try readHeader(path)
+        guard header.applicationID == 0 else { return }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size > 0 else { return }
+        do {
+            let database = try Database(path: path, options: .readOnly)
+            defer { database.close() }
+            let tables = try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0
+            if tables > 0 {
+                throw HarnessError(.data, "\(path): an SQLite database of another application (it has \(tables) tables but no kbharness application id); refusing to touch it")
+            }
+        } catch let error as SQLiteError {
+            throw map(error, path: path, creating: false)
         }
     }
 

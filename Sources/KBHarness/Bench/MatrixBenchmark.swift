@@ -1,0 +1,86 @@
+import Foundation
+
+/// Measures whole cells: the engine running a matrix, and its results written to SQLite.
+public enum MatrixBenchmark {
+    /// One matrix measurement.
+    public struct Report: Sendable {
+        /// What was measured.
+        public var name: String
+        /// Cells run and rows written.
+        public var cells: Int
+        /// Seconds spent running the engine (compile, steps, invariants; no timing samples).
+        public var engineSeconds: Double
+        /// Seconds spent writing the results in one transaction.
+        public var writeSeconds: Double
+        /// Bytes of per-step JSON state written.
+        public var stateBytes: Int
+
+        /// Engine cells per second.
+        public var cellsPerSecond: Double { Double(cells) / engineSeconds }
+        /// Result rows written per second.
+        public var rowsPerSecond: Double { Double(cells) / writeSeconds }
+
+        /// One line for the terminal.
+        public var line: String {
+            "\(name): \(cells) cells; engine \(Int(cellsPerSecond)) cells/s (\(String(format: "%.3f", engineSeconds)) s); "
+                + "wrote \(cells) result rows (\(stateBytes / cells) B of state each) in \(String(format: "%.3f", writeSeconds)) s = \(Int(rowsPerSecond)) rows/s"
+        }
+    }
+
+    /// Measures the bundled matrix, then a synthetic one of `largeCells` cells (the bundled cells
+    /// repeated under distinct keys), each written to a fresh temporary database.
+    public static func measure(library: ScenarioLibrary, largeCells: Int) throws -> [Report] {
+        let planned = try MatrixRunner.plan(library, selection: RunSelection())
+        var reports: [Report] = []
+        reports.append(try measure(name: "bundled matrix", library: library, cells: planned))
+        var large: [MatrixRunner.PlannedCell] = []
+        large.reserveCapacity(largeCells)
+        for index in 0..<largeCells {
+            var cell = planned[index % planned.count]
+            if index >= planned.count { cell.key.scenario += "#\(index / planned.count)" }
+            large.append(cell)
+        }
+        reports.append(try measure(name: "\(largeCells)-cell matrix", library: library, cells: large))
+        return reports
+    }
+
+    private static func measure(name: String, library: ScenarioLibrary, cells: [MatrixRunner.PlannedCell]) throws -> Report {
+        let path = NSTemporaryDirectory() + "kbharness-bench-\(UUID().uuidString).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let store = try HarnessStore(path: path)
+        defer { store.close() }
+        _ = try store.importLibrary(library)
+        let stored = try store.loadLibrary()
+        let clock = ContinuousClock()
+
+        let engineStart = clock.now
+        var outcomes: [CellOutcome] = []
+        outcomes.reserveCapacity(cells.count)
+        for cell in cells {
+            guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else { continue }
+            outcomes.append(runner.run(expected: []))
+        }
+        let engineSeconds = MatrixRunner.seconds(clock.now - engineStart)
+
+        var records: [ResultRecord] = []
+        records.reserveCapacity(outcomes.count)
+        var bytes = 0
+        for (outcome, cell) in zip(outcomes, cells) {
+            let state = outcome.stateJSON
+            bytes += state.utf8.count
+            records.append(ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
+                                        deviceID: stored.deviceIDs[cell.device.key]!,
+                                        scenarioHash: cell.scenario.definitionHash, deviceHash: cell.device.definitionHash,
+                                        stateJSON: state, stateHash: DefinitionHash.fnv1a64(state), timing: nil,
+                                        regressions: []))
+        }
+        let runID = try store.beginRun(RunEnvironment.metadata(selection: RunSelection()))
+        let writeStart = clock.now
+        try store.completeRun(runID, results: records, durationMilliseconds: 0)
+        let writeSeconds = MatrixRunner.seconds(clock.now - writeStart)
+        return Report(name: name, cells: records.count, engineSeconds: engineSeconds, writeSeconds: writeSeconds,
+                      stateBytes: bytes)
+    }
+}

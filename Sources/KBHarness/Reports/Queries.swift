@@ -1,0 +1,115 @@
+import KBSQLite
+
+/// Read-only questions the CLI asks of the database, each one SQL statement over the documented views.
+extension HarnessStore {
+    /// Resolves `latest`, `previous` or a uuid (or unique uuid prefix) to a run id and uuid.
+    public func resolveRun(_ reference: String) throws -> (id: Int64, uuid: String) {
+        let sql: String
+        var arguments: [SQLiteValue] = []
+        switch reference {
+        case "latest":
+            sql = "SELECT id, uuid FROM run WHERE status = 'complete' ORDER BY id DESC LIMIT 1"
+        case "previous":
+            sql = "SELECT id, uuid FROM run WHERE status = 'complete' ORDER BY id DESC LIMIT 1 OFFSET 1"
+        default:
+            sql = "SELECT id, uuid FROM run WHERE uuid LIKE ? || '%' ORDER BY id DESC LIMIT 2"
+            arguments = [.text(reference)]
+        }
+        let statement = try database.prepare(sql)
+        try statement.bind(arguments)
+        let rows = try statement.mapRows { ($0.int64(0), $0.text(1) ?? "") }
+        guard let first = rows.first else {
+            throw HarnessError(.noInput, "no run matches '\(reference)' (see `kbharness runs`)")
+        }
+        if rows.count > 1 {
+            throw HarnessError(.usage, "'\(reference)' matches several runs; give more of the uuid")
+        }
+        return first
+    }
+
+    /// `kbharness runs`: the newest runs, one line each.
+    public func runsTable(limit: Int) throws -> TextTable {
+        let statement = try database.prepare("""
+            SELECT run, status, started_at, cells, passed, failed, errors, regressions, seconds, build, git_sha
+            FROM v_run_summary LIMIT ?
+            """)
+        try statement.bind(1, limit)
+        let rows = try statement.mapRows { row in
+            (0..<11).map { index -> String in
+                let value = row.text(Int32(index)) ?? ""
+                return index == 10 ? String(value.prefix(10)) : value
+            }
+        }
+        return TextTable(header: ["run", "status", "started", "cells", "pass", "fail", "error", "regressions",
+                                  "seconds", "build", "git"], rows: rows)
+    }
+
+    /// `kbharness regressions`: a run's regressions, failing ones first.
+    public func regressionsTable(runID: Int64, includeNonFailing: Bool) throws -> TextTable {
+        let statement = try database.prepare("""
+            SELECT g.kind, g.cell, ifnull(g.step, ''), ifnull(g.metric, ''), ifnull(g.old_value, ''),
+                   ifnull(g.new_value, ''), g.rule
+            FROM regression g
+            WHERE g.run_id = ? AND (g.fails_run = 1 OR ?)
+            ORDER BY g.fails_run DESC, g.kind, g.cell, g.step
+            """)
+        try statement.bind([.integer(runID), .integer(includeNonFailing ? 1 : 0)])
+        let rows = try statement.mapRows { row in (0..<7).map { row.text(Int32($0)) ?? "" } }
+        return TextTable(header: ["kind", "cell", "step", "metric", "old", "new", "rule"], rows: rows)
+    }
+
+    /// The stored per-step state of one cell in a run, or nil if the cell did not run then.
+    public func cellState(runID: Int64, cell: String) throws -> (status: String, message: String?, state: String)? {
+        let statement = try database.prepare("SELECT status, message, state FROM result WHERE run_id = ? AND cell = ?")
+        try statement.bind([.integer(runID), .text(cell)])
+        return try statement.mapRows { ($0.text(0) ?? "", $0.text(1), $0.text(2) ?? "[]") }.first
+    }
+
+    /// `kbharness show CELL`: every step's numbers as rows (step, action, metric, value).
+    public func cellStepsTable(runID: Int64, cell: String) throws -> TextTable {
+        let statement = try database.prepare("""
+            SELECT s.step, s.action, ifnull(s.focused, ''), m.key, m.value,
+                   CASE WHEN json_array_length(s.failed_invariants) > 0 THEN s.failed_invariants ELSE '' END
+            FROM v_step s, json_each(s.metrics) AS m
+            WHERE s.result_id = (SELECT id FROM result WHERE run_id = ? AND cell = ?)
+            ORDER BY s.step, m.id
+            """)
+        try statement.bind([.integer(runID), .text(cell)])
+        var rows: [[String]] = []
+        var lastStep = ""
+        try statement.forEachRow { row in
+            let step = row.text(0) ?? ""
+            let first = step != lastStep
+            lastStep = step
+            rows.append([first ? step : "", first ? (row.text(1) ?? "") : "", first ? (row.text(2) ?? "") : "",
+                         row.text(3) ?? "", row.text(4) ?? "", first ? (row.text(5) ?? "") : ""])
+        }
+        return TextTable(header: ["step", "action", "focused", "metric", "value", "failed"], rows: rows)
+    }
+
+    /// `kbharness scenarios`: the imported scenarios with their tags.
+    public func scenariosTable() throws -> TextTable {
+        let statement = try database.prepare("""
+            SELECT s.key, s.container, ifnull((SELECT group_concat(tag, ',') FROM scenario_tag t WHERE t.scenario_id = s.id), ''),
+                   (SELECT count(*) FROM expected e WHERE e.scenario_id = s.id AND e.superseded_at IS NULL),
+                   s.title, s.source_file || ':' || s.source_line
+            FROM scenario s ORDER BY s.key
+            """)
+        let rows = try statement.mapRows { row in (0..<6).map { row.text(Int32($0)) ?? "" } }
+        return TextTable(header: ["scenario", "container", "tags", "expected", "title", "source"], rows: rows)
+    }
+
+    /// `kbharness devices`: the imported device profiles and how trustworthy their numbers are.
+    public func devicesTable() throws -> TextTable {
+        let statement = try database.prepare("""
+            SELECT d.key, d.idiom, d.os, CAST(d.width_pt AS INTEGER) || 'x' || CAST(d.height_pt AS INTEGER),
+                   (SELECT group_concat(kind || '=' || CAST(height AS INTEGER), ' ') FROM device_keyboard k
+                    WHERE k.device_id = d.id AND k.orientation IN ('portrait', 'any')),
+                   t.measured, t.derived, t.estimated
+            FROM device d JOIN v_device_trust t ON t.device = d.key ORDER BY d.key
+            """)
+        let rows = try statement.mapRows { row in (0..<8).map { row.text(Int32($0)) ?? "0" } }
+        return TextTable(header: ["device", "idiom", "os", "points", "keyboards (portrait)", "measured", "derived", "estimated"],
+                         rows: rows)
+    }
+}

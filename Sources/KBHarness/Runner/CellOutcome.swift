@@ -1,0 +1,184 @@
+/// One cell of the matrix: scenario × device × orientation × keyboard kind × strategy.
+public struct CellKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Scenario key.
+    public var scenario: String
+    /// Device key.
+    public var device: String
+    /// Orientation.
+    public var orientation: Orientation
+    /// Keyboard kind.
+    public var keyboard: KeyboardKind
+    /// Strategy key.
+    public var strategy: String
+
+    /// Creates a key.
+    public init(scenario: String, device: String, orientation: Orientation, keyboard: KeyboardKind, strategy: String) {
+        self.scenario = scenario
+        self.device = device
+        self.orientation = orientation
+        self.keyboard = keyboard
+        self.strategy = strategy
+    }
+
+    /// Parses the stored form `scenario|device|orientation|keyboard|strategy`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 5, let orientation = Orientation(rawValue: parts[2]),
+              let keyboard = KeyboardKind(rawValue: parts[3]) else { return nil }
+        self.init(scenario: parts[0], device: parts[1], orientation: orientation, keyboard: keyboard, strategy: parts[4])
+    }
+
+    /// The stored form, `scenario|device|orientation|keyboard|strategy`.
+    public var text: String { "\(scenario)|\(device)|\(orientation.rawValue)|\(keyboard.rawValue)|\(strategy)" }
+
+    /// The stored form.
+    public var description: String { text }
+
+    /// Orders by the stored form, which groups a scenario's cells together.
+    public static func < (lhs: CellKey, rhs: CellKey) -> Bool { lhs.text < rhs.text }
+}
+
+/// The verdict of one cell.
+public enum CellStatus: String, Sendable, Codable {
+    /// Every invariant held and every expected value matched.
+    case pass
+    /// An invariant failed or an expected value did not match.
+    case fail
+    /// The cell could not run (its layout does not resolve on this device, an engine input was invalid).
+    case error
+}
+
+/// An expected value that did not match.
+public struct ExpectationMismatch: Sendable, Equatable {
+    /// The expected row it came from.
+    public var expectedID: Int64
+    /// 1-based step.
+    public var step: Int
+    /// Metric name.
+    public var metric: String
+    /// Expected value.
+    public var expected: Double
+    /// Actual value, or nil when the step has no such metric.
+    public var actual: Double?
+    /// Allowed difference.
+    public var tolerance: Double
+
+    /// `step 2 root.y: expected -88 ± 0.5, got -80`.
+    public var summary: String {
+        "step \(step) \(metric): expected \(format(expected)) ± \(format(tolerance)), got \(actual.map(format) ?? "no value")"
+    }
+}
+
+/// Everything a cell produced: per-step records, verdict, metrics and the stored JSON state.
+public struct CellOutcome: Sendable {
+    /// Which cell.
+    public var key: CellKey
+    /// Verdict.
+    public var status: CellStatus
+    /// One record per scenario step.
+    public var steps: [StepRecord]
+    /// Expected values that did not match.
+    public var mismatches: [ExpectationMismatch]
+    /// Smallest gap between the focused field and the docked keyboard over the steps.
+    public var minGap: Double?
+    /// Largest part of the focused field under the keyboard over the steps.
+    public var maxOcclusion: Double?
+    /// The first failure, readable; the error for `.error` cells.
+    public var message: String?
+
+    /// Number of (step, invariant) failures.
+    public var failedInvariants: Int { steps.reduce(0) { $0 + $1.failed.count } }
+
+    /// The per-step state as stored in `result.state`: a JSON array, one object per step.
+    public var stateJSON: String {
+        var json = JSONText()
+        json.array(steps) { json, step in
+            json.object { json in
+                json.field("action") { $0.string(step.action) }
+                json.field("focused") { json in
+                    if let focused = step.focused { json.string(focused) } else { json.null() }
+                }
+                json.field("metrics") { json in
+                    json.object { json in
+                        for (name, value) in step.metrics { json.field(name) { $0.number(value) } }
+                    }
+                }
+                json.field("needToMoveLog") { json in json.array(step.needToMoveLog) { $0.number($1) } }
+                json.field("failed") { json in json.array(step.failed) { $0.string($1.rawValue) } }
+                json.field("details") { json in json.array(step.failureDetails) { $0.string($1) } }
+            }
+        }
+        return json.text
+    }
+}
+
+/// A minimal, deterministic JSON writer: same input, same bytes.
+struct JSONText {
+    /// The JSON written so far.
+    private(set) var text = ""
+    private var needsComma = false
+
+    /// Writes `null`.
+    mutating func null() { separate(); text += "null" }
+
+    /// Writes a number; integral values without a fraction, others shortest round-trip; never NaN.
+    mutating func number(_ value: Double) {
+        separate()
+        if !value.isFinite { text += "null"; return }
+        if value == value.rounded() && abs(value) < 1e15 { text += String(Int64(value)) } else { text += String(value) }
+    }
+
+    /// Writes a string with JSON escapes.
+    mutating func string(_ value: String) {
+        separate()
+        text.append("\"")
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text.append("\"")
+    }
+
+    /// Writes an object whose fields `body` writes with `field`.
+    mutating func object(_ body: (inout JSONText) -> Void) {
+        separate()
+        text += "{"
+        needsComma = false
+        body(&self)
+        text += "}"
+        needsComma = true
+    }
+
+    /// Writes `"name":` followed by the value `value` writes.
+    mutating func field(_ name: String, _ value: (inout JSONText) -> Void) {
+        string(name)
+        text += ":"
+        needsComma = false
+        value(&self)
+        needsComma = true
+    }
+
+    /// Writes an array of `elements`, each written by `element`.
+    mutating func array<S: Sequence>(_ elements: S, _ element: (inout JSONText, S.Element) -> Void) {
+        separate()
+        text += "["
+        needsComma = false
+        for item in elements { element(&self, item) }
+        text += "]"
+        needsComma = true
+    }
+
+    private mutating func separate() {
+        if needsComma { text += "," }
+        needsComma = false
+    }
+}

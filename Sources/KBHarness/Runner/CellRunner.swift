@@ -1,0 +1,171 @@
+import KeyboardAvoidance
+
+/// The avoidance strategies the matrix can run, by key.
+public enum StrategyCatalog {
+    /// Every strategy key, in matrix order.
+    public static let keys = ["iq"]
+
+    /// The strategy `key` configured for `scenario`, or nil for an unknown key.
+    public static func strategy(_ key: String, for scenario: Scenario) -> AvoidanceStrategy? {
+        switch key {
+        case "iq": return .iqKeyboardManager(scenario.iqOptions())
+        default: return nil
+        }
+    }
+}
+
+/// Runs one matrix cell on the engine: correctness (every step recorded and checked) and timing.
+public struct CellRunner: Sendable {
+    /// The cell.
+    public let key: CellKey
+    /// Its scenario.
+    public let scenario: Scenario
+    /// Its device.
+    public let device: DeviceProfile
+    /// Its strategy.
+    public let strategy: AvoidanceStrategy
+
+    /// Prepares a cell; nil when the strategy key is unknown.
+    public init?(key: CellKey, scenario: Scenario, device: DeviceProfile) {
+        guard let strategy = StrategyCatalog.strategy(key.strategy, for: scenario) else { return nil }
+        self.key = key
+        self.scenario = scenario
+        self.device = device
+        self.strategy = strategy
+    }
+
+    /// The compiled cell: its first screen and every step's events.
+    struct Compiled {
+        var initial: ResolvedScreen
+        var steps: [ScenarioDriver.CompiledStep]
+    }
+
+    /// Compiles the scenario's steps for this cell.
+    func compile() throws(ScenarioFileError) -> Compiled {
+        let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
+                                    cellOrientation: key.orientation)
+        let (initial, steps) = try driver.compile()
+        return Compiled(initial: initial, steps: steps)
+    }
+
+    /// Runs every step, checking invariants and the expected values that apply to this cell.
+    public func run(expected: [ExpectedValue]) -> CellOutcome {
+        let compiled: Compiled
+        do {
+            compiled = try compile()
+        } catch {
+            return CellOutcome(key: key, status: .error, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
+                               message: error.description)
+        }
+        let steps = record(compiled, expected: expected)
+        let mismatches = CellRunner.compare(steps, with: expected, for: key)
+        let gaps = steps.compactMap { $0.value(of: "gap") }
+        let occlusions = steps.compactMap { $0.value(of: "occlusion") }
+        var message: String?
+        if let index = steps.firstIndex(where: { !$0.failed.isEmpty }) {
+            message = "step \(index + 1) (\(steps[index].action)): \(steps[index].failureDetails.joined(separator: "; "))"
+        } else if let mismatch = mismatches.first {
+            message = mismatch.summary
+        }
+        let failed = mismatches.count > 0 || steps.contains { !$0.failed.isEmpty }
+        return CellOutcome(key: key, status: failed ? .fail : .pass, steps: steps, mismatches: mismatches,
+                           minGap: gaps.min(), maxOcclusion: occlusions.max(), message: message)
+    }
+
+    /// Applies the compiled steps to a fresh simulation, recording each step.
+    func record(_ compiled: Compiled, expected: [ExpectedValue]) -> [StepRecord] {
+        let screen = compiled.initial.screen
+        var simulation = Simulation(screen: screen, strategy: strategy)
+        let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
+                                    trackedViews: trackedViews(compiled.initial, expected: expected),
+                                    names: screen.names)
+        let baseline = RestoreBaseline(screen)
+        var keyboardWasShown = false
+        var records: [StepRecord] = []
+        records.reserveCapacity(compiled.steps.count)
+        for step in compiled.steps {
+            let logStart = simulation.algorithm.moveLog.count
+            for event in step.events { simulation.apply(event) }
+            if StepObserver.dockedKeyboard(in: simulation.world) != nil { keyboardWasShown = true }
+            records.append(observer.record(action: step.action, simulation: simulation, baseline: baseline,
+                                           keyboardWasShown: keyboardWasShown, moveLogStart: logStart))
+        }
+        return records
+    }
+
+    /// Scroll views and text views of the scenario, plus every view an expected value names.
+    func trackedViews(_ resolved: ResolvedScreen, expected: [ExpectedValue]) -> [StepObserver.TrackedView] {
+        let screen = resolved.screen
+        var named = Set<String>()
+        for value in expected {
+            guard let dot = value.metric.firstIndex(of: ".") else { continue }
+            named.insert(String(value.metric[..<dot]))
+        }
+        var views: [StepObserver.TrackedView] = []
+        for (index, name) in screen.names.enumerated() where !name.hasPrefix("$") {
+            let id = NodeID(index)
+            if screen[id].kind.isScrollView || named.contains(name) {
+                views.append(StepObserver.TrackedView(name: name, id: id))
+            }
+        }
+        return views
+    }
+
+    /// The expected values that do not match, using the most specific row per (step, metric).
+    static func compare(_ steps: [StepRecord], with expected: [ExpectedValue], for key: CellKey) -> [ExpectationMismatch] {
+        var chosen: [String: ExpectedValue] = [:]
+        for value in expected where value.applies(to: key) {
+            let slot = "\(value.step ?? 0)|\(value.metric)"
+            if let current = chosen[slot], current.specificity >= value.specificity { continue }
+            chosen[slot] = value
+        }
+        var mismatches: [ExpectationMismatch] = []
+        for value in chosen.values.sorted(by: { ($0.step ?? 0, $0.metric, $0.id) < ($1.step ?? 0, $1.metric, $1.id) }) {
+            let stepNumbers = value.step.map { [$0] } ?? Array(1...max(steps.count, 1))
+            for step in stepNumbers {
+                let actual = step <= steps.count ? steps[step - 1].value(of: value.metric) : nil
+                if let actual, abs(actual - value.value) <= value.tolerance { continue }
+                mismatches.append(ExpectationMismatch(expectedID: value.id, step: step, metric: value.metric,
+                                                      expected: value.value, actual: actual, tolerance: value.tolerance))
+            }
+        }
+        return mismatches
+    }
+
+    /// Times the engine on this cell: warm-up, then `samples` samples of `batch` iterations each.
+    public func measure(samples: Int, warmup: Int = 2) -> TimingSummary? {
+        guard let compiled = try? compile(), samples > 0 else { return nil }
+        let events = compiled.steps.flatMap(\.events)
+        let screen = compiled.initial.screen
+        let clock = ContinuousClock()
+        var sink = 0.0
+        func iteration() {
+            var simulation = Simulation(screen: screen, strategy: strategy)
+            for event in events { simulation.apply(event) }
+            sink += simulation.algorithm.movedDistance
+        }
+        for _ in 0..<warmup { iteration() }
+        // Batch short cells so one sample lasts at least ~20 µs, well above the clock's resolution.
+        var batch = 1
+        while batch < 1 << 16 {
+            let start = clock.now
+            for _ in 0..<batch { iteration() }
+            if nanoseconds(clock.now - start) >= 20_000 { break }
+            batch *= 2
+        }
+        var values: [Int64] = []
+        values.reserveCapacity(samples)
+        for _ in 0..<samples {
+            let start = clock.now
+            for _ in 0..<batch { iteration() }
+            values.append(nanoseconds(clock.now - start) / Int64(batch))
+        }
+        if sink.isNaN { values.append(0) }  // Keeps the work observable to the optimiser.
+        return TimingSummary(warmup: warmup, batch: batch, samples: values)
+    }
+}
+
+/// Whole nanoseconds in a duration.
+func nanoseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+}

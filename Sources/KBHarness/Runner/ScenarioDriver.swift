@@ -1,0 +1,166 @@
+import KeyboardAvoidance
+
+/// Turns a scenario's steps into the engine events UIKit would deliver, in UIKit's order, for one
+/// device, orientation and keyboard kind.
+///
+/// The translation is done once per cell; the same event lists then drive the correctness run and
+/// every timing iteration.
+struct ScenarioDriver {
+    /// One step's events and a readable description of what it did.
+    struct CompiledStep {
+        var action: String
+        var events: [Event]
+    }
+
+    let scenario: Scenario
+    let device: DeviceProfile
+    let keyboardKind: KeyboardKind
+
+    /// The compiled steps and the screen the cell starts on.
+    func compile() throws(ScenarioFileError) -> (initial: ResolvedScreen, steps: [CompiledStep]) {
+        var state = try State(scenario: scenario, device: device, orientation: cellOrientation, kind: keyboardKind)
+        let initial = state.resolved
+        var steps: [CompiledStep] = []
+        steps.reserveCapacity(scenario.steps.count)
+        for step in scenario.steps {
+            steps.append(try state.compile(step))
+        }
+        return (initial, steps)
+    }
+
+    /// The orientation the cell starts in.
+    var cellOrientation: Orientation
+
+    /// What the driver tracks between steps: focus, keyboard, orientation and their screens.
+    private struct State {
+        let scenario: Scenario
+        let device: DeviceProfile
+        var orientation: Orientation
+        var kind: KeyboardKind
+        var resolved: ResolvedScreen
+        var screens: [Orientation: ResolvedScreen] = [:]
+        var focused: NodeID?
+        var keyboardUp = false
+        var keyboardFrame: Rect?
+
+        init(scenario: Scenario, device: DeviceProfile, orientation: Orientation, kind: KeyboardKind) throws(ScenarioFileError) {
+            self.scenario = scenario
+            self.device = device
+            self.orientation = orientation
+            self.kind = kind
+            resolved = try scenario.resolve(on: device, orientation: orientation)
+            screens[orientation] = resolved
+        }
+
+        mutating func compile(_ located: Located<ScenarioStep>) throws(ScenarioFileError) -> CompiledStep {
+            var events: [Event] = []
+            let action: String
+            switch located.value {
+            case .focus(let id, let order):
+                action = "focus \(id)"
+                guard let target = input(named: id) else {
+                    throw ScenarioFileError(at: located.location, field: "steps.focus", message: "no text input '\(id)'")
+                }
+                guard target != focused else { break }
+                if let focused { events.append(.endEditing(focused)) }
+                if order == .keyboardFirst && !keyboardUp { events += show() }
+                events.append(.beginEditing(target))
+                if order == .fieldFirst && !keyboardUp { events += show() }
+                focused = target
+            case .keyboard(.show):
+                action = "keyboard show \(kind.rawValue)"
+                if !keyboardUp { events += show() }
+            case .keyboard(.hide):
+                action = "keyboard hide"
+                if keyboardUp { events += hide() }
+            case .keyboard(.kind(let newKind)):
+                action = "keyboard \(newKind.rawValue)"
+                kind = newKind
+                events += show()
+            case .keyboard(.frame(let frame)):
+                action = "keyboard frame \(frame)"
+                events += notifications(frame, hiding: false)
+                keyboardUp = true
+            case .dismiss:
+                action = "dismiss"
+                if let focused { events.append(.endEditing(focused)) }
+                focused = nil
+                if keyboardUp { events += hide() }
+            case .endEditing:
+                action = "end editing"
+                if let focused { events.append(.endEditing(focused)) }
+                focused = nil
+            case .rotate(let newOrientation):
+                action = "rotate \(newOrientation.rawValue)"
+                guard newOrientation != orientation else { break }
+                if screens[newOrientation] == nil {
+                    screens[newOrientation] = try scenario.resolve(on: device, orientation: newOrientation)
+                }
+                orientation = newOrientation
+                resolved = screens[newOrientation]!
+                events.append(.relayout(resolved.screen))
+                if keyboardUp { events += show() }
+            case .next, .previous:
+                let forward = located.value == .next
+                action = forward ? "next" : "previous"
+                guard let current = focused else { break }
+                let navigation = ResponderNavigation(around: current, in: resolved.screen)
+                guard let target = forward ? navigation.next : navigation.previous else { break }
+                events.append(.endEditing(current))
+                events.append(.beginEditing(target))
+                focused = target
+            case .background:
+                action = "background"
+                events.append(.applicationWillResignActive)
+            case .becomeActive:
+                action = "become active"
+                events.append(.applicationDidBecomeActive)
+            case .enable(let enabled):
+                action = enabled ? "enable" : "disable"
+                events.append(.setEnabled(enabled))
+            case .reloadLayout:
+                action = "reload layout"
+                events.append(.reloadLayoutIfNeeded)
+            case .pop(let phase):
+                action = "pop \(phase.rawValue)"
+                events.append(.interactivePopGesture(phase))
+            }
+            return CompiledStep(action: action, events: events)
+        }
+
+        /// The node a step names: a text input, or a search bar standing for its field.
+        func input(named id: String) -> NodeID? {
+            guard let node = resolved.searchBars[id] ?? resolved.node(id) else { return nil }
+            return resolved.screen[node].kind.isEditableInput ? node : nil
+        }
+
+        /// The keyboard of the current kind appearing (or changing) in the current orientation.
+        mutating func show() -> [Event] {
+            guard let frame = device.keyboardFrame(kind, orientation) else { return [] }
+            keyboardUp = true
+            // Undocking a keyboard is announced as a hide in UIKit, with the floating frame.
+            return notifications(frame, hiding: !kind.isDocked)
+        }
+
+        /// The keyboard sliding off the bottom of the screen.
+        mutating func hide() -> [Event] {
+            let size = device.windowSize(orientation)
+            let height = keyboardFrame?.height ?? 0
+            keyboardUp = false
+            return notifications(Rect(x: 0, y: size.height, width: size.width, height: height), hiding: true)
+        }
+
+        /// The four notifications UIKit posts for a keyboard frame change, will before did.
+        mutating func notifications(_ frame: Rect, hiding: Bool) -> [Event] {
+            let begin = keyboardFrame
+            keyboardFrame = frame
+            let (will, did): (KeyboardNotificationKind, KeyboardNotificationKind) = hiding ? (.willHide, .didHide) : (.willShow, .didShow)
+            return [
+                .keyboard(KeyboardNotification(kind: .willChangeFrame, beginFrame: begin, endFrame: frame)),
+                .keyboard(KeyboardNotification(kind: will, beginFrame: begin, endFrame: frame)),
+                .keyboard(KeyboardNotification(kind: .didChangeFrame, beginFrame: begin, endFrame: frame)),
+                .keyboard(KeyboardNotification(kind: did, beginFrame: begin, endFrame: frame)),
+            ]
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import KeyboardAvoidance
+
+/// The invariants every step of every cell is checked against.
+public enum Invariant: String, CaseIterable, Sendable {
+    /// The focused field is (partly) under the docked keyboard. For a scrollable text view, the part
+    /// its bottom content inset makes scrollable into view does not count.
+    case covered
+    /// The focused field starts above the top guide (under the status, navigation bar or sheet top).
+    case aboveTopGuide
+    /// With the keyboard gone, something avoidance moved is not back: root origin, content or
+    /// indicator insets, or a content offset left past the end of its content.
+    case notRestored
+}
+
+/// Everything observed after one step of a cell: its numbers (by metric name) and failed invariants.
+public struct StepRecord: Sendable, Equatable {
+    /// What the step did, e.g. `focus email`.
+    public var action: String
+    /// Name of the focused view after the step.
+    public var focused: String?
+    /// Metric name → value, in a stable order (`root.y`, `gap`, `form.contentOffset.y`, …).
+    public var metrics: [(name: String, value: Double)]
+    /// Invariants that failed at this step.
+    public var failed: [Invariant]
+    /// A readable explanation per failed invariant.
+    public var failureDetails: [String]
+    /// "Need to move" values the strategy logged during this step.
+    public var needToMoveLog: [Double]
+
+    /// The value of a metric, if the step has it.
+    public func value(of metric: String) -> Double? {
+        metrics.first { $0.name == metric }?.value
+    }
+
+    /// Equality over every field (tuples in `metrics` prevent synthesis).
+    public static func == (lhs: StepRecord, rhs: StepRecord) -> Bool {
+        lhs.action == rhs.action && lhs.focused == rhs.focused && lhs.failed == rhs.failed
+            && lhs.failureDetails == rhs.failureDetails && lhs.needToMoveLog == rhs.needToMoveLog
+            && lhs.metrics.count == rhs.metrics.count
+            && zip(lhs.metrics, rhs.metrics).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+/// Reads a simulation after each step and turns it into a `StepRecord`.
+struct StepObserver {
+    /// A view whose numbers are recorded at every step, under its scenario id.
+    struct TrackedView {
+        var name: String
+        var id: NodeID
+    }
+
+    /// The content controller's root view (reported as `root`).
+    let contentRoot: NodeID
+    /// Scroll views, text views and every view an expectation names.
+    let trackedViews: [TrackedView]
+    /// Scenario id of every node, for `focused`.
+    let names: [String]
+    /// Tolerance, in points, below which an invariant violation is rounding noise.
+    let tolerance = 0.5
+
+    /// Where the content's safe area starts in window coordinates, as laid out: the top guide.
+    static func topGuide(of screen: Screen, contentRoot: NodeID) -> Double {
+        let root = screen.layoutFrames[contentRoot.index]
+        let origin = screen.coordinateOrigin(of: screen.superview(of: contentRoot))
+        return origin.y + root.minY + screen[contentRoot].safeAreaInsets.top
+    }
+
+    /// The part of the screen the keyboard really covers: docked keyboards only, after UIKit's last
+    /// notification; floating and hidden keyboards cover nothing the layout must avoid.
+    static func dockedKeyboard(in world: World) -> Rect? {
+        guard let notification = world.lastKeyboardNotification, !notification.kind.isHide,
+              let frame = notification.endFrame else { return nil }
+        let screen = world.screen.window.screenBounds
+        let visible = frame.intersection(screen)
+        guard !visible.isNull, visible.height > 0 else { return nil }
+        let spansWidth = visible.width >= screen.width - 0.5
+        let reachesBottom = visible.maxY >= screen.maxY - 0.5
+        return spansWidth && reachesBottom ? visible : nil
+    }
+
+    /// Records the state after a step.
+    func record(action: String, simulation: Simulation, baseline: RestoreBaseline, keyboardWasShown: Bool,
+                moveLogStart: Int) -> StepRecord {
+        let world = simulation.world
+        let screen = world.screen
+        var metrics: [(name: String, value: Double)] = []
+        metrics.reserveCapacity(12 + trackedViews.count * 8)
+        var failed: [Invariant] = []
+        var details: [String] = []
+
+        let root = screen[contentRoot].frame.origin
+        metrics.append(("root.x", root.x))
+        metrics.append(("root.y", root.y))
+        metrics.append(("movedDistance", simulation.algorithm.movedDistance))
+        let log = simulation.algorithm.moveLog
+        let needToMove = moveLogStart < log.count ? log[moveLogStart...].map(\.move) : []
+        if let last = needToMove.last { metrics.append(("needToMove", last)) }
+
+        let topGuide = StepObserver.topGuide(of: screen, contentRoot: contentRoot)
+        metrics.append(("topGuide", topGuide))
+        let keyboard = StepObserver.dockedKeyboard(in: world)
+        metrics.append(("keyboard.minY", keyboard?.minY ?? screen.window.frame.height))
+        metrics.append(("keyboard.height", keyboard?.height ?? 0))
+
+        var focusedName: String?
+        if let focused = world.firstResponder {
+            focusedName = names[focused.index]
+            let frame = screen.frameInWindow(focused)
+            metrics.append(("focused.minY", frame.minY))
+            metrics.append(("focused.maxY", frame.maxY))
+            if let keyboard {
+                let gap = keyboard.minY - frame.maxY
+                let overlapsHorizontally = frame.maxX > keyboard.minX && frame.minX < keyboard.maxX
+                let occlusion = overlapsHorizontally ? max(0, min(frame.maxY, keyboard.maxY) - max(frame.minY, keyboard.minY)) : 0
+                metrics.append(("gap", gap))
+                metrics.append(("occlusion", occlusion))
+                let node = screen[focused]
+                // A scrollable text view may extend under the keyboard if its inset lets that part scroll up.
+                let compensated = node.kind == .textView && node.isScrollEnabled
+                    ? occlusion - node.contentInset.bottom : occlusion
+                if compensated > tolerance {
+                    failed.append(.covered)
+                    details.append("\(names[focused.index]) is covered: its bottom \(format(frame.maxY)) is \(format(compensated)) pt below the keyboard top \(format(keyboard.minY))")
+                }
+            }
+            if frame.minY < topGuide - tolerance {
+                failed.append(.aboveTopGuide)
+                details.append("\(names[focused.index]) is above the top guide: its top \(format(frame.minY)) < \(format(topGuide))")
+            }
+        }
+
+        for view in trackedViews {
+            let node = screen[view.id]
+            let frame = screen.frameInWindow(view.id)
+            metrics.append(("\(view.name).origin.x", node.frame.origin.x))
+            metrics.append(("\(view.name).origin.y", node.frame.origin.y))
+            metrics.append(("\(view.name).minY", frame.minY))
+            metrics.append(("\(view.name).maxY", frame.maxY))
+            if node.kind.isScrollView {
+                metrics.append(("\(view.name).contentOffset.x", node.contentOffset.x))
+                metrics.append(("\(view.name).contentOffset.y", node.contentOffset.y))
+                metrics.append(("\(view.name).contentInset.top", node.contentInset.top))
+                metrics.append(("\(view.name).contentInset.bottom", node.contentInset.bottom))
+                metrics.append(("\(view.name).indicatorInset.bottom", node.verticalScrollIndicatorInsets.bottom))
+            }
+        }
+
+        let popInProgress = world.popGesture?.isActive ?? false
+        if keyboard == nil && keyboardWasShown && !popInProgress {
+            let problems = baseline.differences(in: screen, names: names, tolerance: tolerance)
+            if !problems.isEmpty {
+                failed.append(.notRestored)
+                details.append(contentsOf: problems)
+            }
+        }
+        return StepRecord(action: action, focused: focusedName, metrics: metrics, failed: failed,
+                          failureDetails: details, needToMoveLog: Array(needToMove))
+    }
+}
+
+/// What must come back once the keyboard is gone: root origins as laid out, insets as they started.
+struct RestoreBaseline {
+    /// A view's insets before any step.
+    struct Insets {
+        var id: NodeID
+        var contentInset: EdgeInsets
+        var indicatorInsets: EdgeInsets
+    }
+
+    /// Controller root views (their origin must equal the current layout's).
+    let rootViews: [NodeID]
+    /// Scroll and text views with their initial insets.
+    let insets: [Insets]
+
+    /// Captures the baseline of a freshly laid-out screen.
+    init(_ screen: Screen) {
+        var roots: [NodeID] = []
+        var insets: [Insets] = []
+        for index in screen.nodes.indices {
+            let id = NodeID(index)
+            let node = screen.nodes[index]
+            if screen.controller(ownedBy: id) != nil { roots.append(id) }
+            if node.kind.isScrollView {
+                insets.append(Insets(id: id, contentInset: node.contentInset, indicatorInsets: node.verticalScrollIndicatorInsets))
+            }
+        }
+        rootViews = roots
+        self.insets = insets
+    }
+
+    /// Every way `screen` differs from the baseline, in words.
+    func differences(in screen: Screen, names: [String], tolerance: Double) -> [String] {
+        var problems: [String] = []
+        for root in rootViews {
+            let now = screen[root].frame.origin, laidOut = screen.layoutFrames[root.index].origin
+            if abs(now.x - laidOut.x) > tolerance || abs(now.y - laidOut.y) > tolerance {
+                problems.append("\(names[root.index]) is at \(now), not back at \(laidOut)")
+            }
+        }
+        for entry in insets {
+            let node = screen[entry.id]
+            if node.contentInset != entry.contentInset {
+                problems.append("\(names[entry.id.index]).contentInset is \(node.contentInset), was \(entry.contentInset)")
+            }
+            if node.verticalScrollIndicatorInsets != entry.indicatorInsets {
+                problems.append("\(names[entry.id.index]).indicatorInset is \(node.verticalScrollIndicatorInsets), was \(entry.indicatorInsets)")
+            }
+            if node.kind != .textView {
+                let maxOffset = max(node.contentSize.height + node.contentInset.bottom, node.frame.height) - node.frame.height
+                if node.contentOffset.y > maxOffset + tolerance {
+                    problems.append("\(names[entry.id.index]).contentOffset.y \(format(node.contentOffset.y)) shows blank space past the content (max \(format(maxOffset)))")
+                }
+            }
+        }
+        return problems
+    }
+}
+
+/// A number for messages: integral values without a decimal point, others to two decimals.
+func format(_ value: Double) -> String {
+    if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+    let scaled = (value * 100).rounded() / 100
+    return String(scaled)
+}

@@ -1,0 +1,81 @@
+import KBSQLite
+
+/// How widely an accepted value applies.
+public enum AcceptScope: String, CaseIterable, Sendable {
+    /// Only the exact cell: device, orientation, keyboard and strategy.
+    case cell
+    /// Every cell of the scenario on the same device.
+    case device
+    /// Every cell of the scenario.
+    case scenario
+}
+
+extension HarnessStore {
+    /// Promotes a run's actual values to expected values.
+    ///
+    /// For every result of the run whose cell matches `cellGlob`, takes either the metrics named in
+    /// `metrics` (at `step`, or every step) or, when none are named, the metrics that mismatched. Each
+    /// becomes a current expected row of `scope`; the row it replaces is kept as history.
+    /// Returns the number of values accepted.
+    public func accept(runID: Int64, runUUID: String, cellGlob: String, metrics: [String], step: Int?,
+                       scope: AcceptScope) throws -> Int {
+        try write {
+            let now = Timestamp.now()
+            let actual: Statement
+            if metrics.isEmpty {
+                actual = try database.prepare("""
+                    SELECT r.scenario_id, r.device_id, r.orientation, r.keyboard, r.strategy, g.step, g.metric,
+                           json_extract(r.state, '$[' || (g.step - 1) || '].metrics."' || g.metric || '"')
+                    FROM regression g JOIN result r ON r.id = g.result_id
+                    WHERE g.run_id = ? AND g.kind = 'expected_mismatch' AND r.cell GLOB ?
+                    """)
+                try actual.bind([.integer(runID), .text(cellGlob)])
+            } else {
+                let placeholders = Array(repeating: "?", count: metrics.count).joined(separator: ", ")
+                actual = try database.prepare("""
+                    SELECT r.scenario_id, r.device_id, r.orientation, r.keyboard, r.strategy,
+                           CAST(s.key AS INTEGER) + 1, m.key, m.value
+                    FROM result r, json_each(r.state) AS s, json_each(s.value, '$.metrics') AS m
+                    WHERE r.run_id = ? AND r.cell GLOB ? AND m.key IN (\(placeholders))
+                      AND (? IS NULL OR CAST(s.key AS INTEGER) + 1 = ?)
+                    """)
+                let stepValue: SQLiteValue = step.map { .integer(Int64($0)) } ?? .null
+                try actual.bind([.integer(runID), .text(cellGlob)] + metrics.map(SQLiteValue.text) + [stepValue, stepValue])
+            }
+            let supersede = try database.prepare("""
+                UPDATE expected SET superseded_at = ?
+                WHERE scenario_id = ? AND superseded_at IS NULL AND ifnull(device_id, 0) = ifnull(?, 0)
+                  AND ifnull(orientation, '') = ifnull(?, '') AND ifnull(keyboard, '') = ifnull(?, '')
+                  AND ifnull(strategy, '') = ifnull(?, '') AND ifnull(step, 0) = ifnull(?, 0) AND metric = ?
+                """)
+            let insert = try database.prepare("""
+                INSERT INTO expected (scenario_id, device_id, orientation, keyboard, strategy, step, metric, value,
+                                      tolerance, origin, source, accepted_from_run_id, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0.5, 'accept', ?, ?, ?)
+                """)
+            var accepted = 0
+            var seen = Set<String>()
+            try actual.forEachRow { row in
+                guard !row.isNull(7) else { return }  // A metric the step did not have.
+                let scopeValues: [SQLiteValue] = [
+                    scope == .scenario ? .null : .integer(row.int64(1)),
+                    scope == .cell ? .text(row.text(2) ?? "") : .null,
+                    scope == .cell ? .text(row.text(3) ?? "") : .null,
+                    scope == .cell ? .text(row.text(4) ?? "") : .null,
+                    .integer(row.int64(5)),
+                ]
+                let metric = row.text(6) ?? ""
+                // Wider scopes see the same (step, metric) from several cells: the first one wins.
+                let slot = "\(row.int64(0))|\(scopeValues.map { "\($0)" }.joined(separator: "|"))|\(metric)"
+                guard seen.insert(slot).inserted else { return }
+                try supersede.bind([.text(now), .integer(row.int64(0))] + scopeValues + [.text(metric)])
+                try supersede.execute()
+                try insert.bind([.integer(row.int64(0))] + scopeValues + [
+                    .text(metric), .real(row.double(7)), .text("run \(runUUID)"), .integer(runID), .text(now)])
+                try insert.execute()
+                accepted += 1
+            }
+            return accepted
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import KBSQLite
+
+/// What an import changed (or, for a dry run, would change).
+public struct ImportSummary: Sendable, Equatable {
+    /// Devices inserted.
+    public var devicesAdded = 0
+    /// Devices whose definition changed.
+    public var devicesUpdated = 0
+    /// Devices left untouched (same definition hash).
+    public var devicesUnchanged = 0
+    /// Scenarios inserted.
+    public var scenariosAdded = 0
+    /// Scenarios whose definition changed.
+    public var scenariosUpdated = 0
+    /// Scenarios left untouched.
+    public var scenariosUnchanged = 0
+    /// Expected values inserted.
+    public var expectedAdded = 0
+    /// Expected values superseded (kept as history).
+    public var expectedSuperseded = 0
+
+    /// One line for the terminal.
+    public var line: String {
+        "devices: \(devicesAdded) added, \(devicesUpdated) updated, \(devicesUnchanged) unchanged; "
+            + "scenarios: \(scenariosAdded) added, \(scenariosUpdated) updated, \(scenariosUnchanged) unchanged; "
+            + "expected values: \(expectedAdded) added, \(expectedSuperseded) superseded"
+    }
+}
+
+/// Thrown inside the import transaction to roll a dry run back while keeping its summary.
+private struct DryRunRollback: Error {
+    let summary: ImportSummary
+}
+
+extension HarnessStore {
+    /// Upserts a validated library by key in one transaction; unchanged definitions are not touched.
+    ///
+    /// Expected values written in a changed scenario's file replace the current ones of the same
+    /// scope; the replaced rows stay as history (`superseded_at`).
+    public func importLibrary(_ library: ScenarioLibrary, dryRun: Bool = false) throws -> ImportSummary {
+        do {
+            return try write {
+                var summary = ImportSummary()
+                let now = Timestamp.now()
+                var deviceIDs: [String: Int64] = [:]
+                for device in library.devices {
+                    deviceIDs[device.key] = try upsert(device, now: now, summary: &summary)
+                }
+                let existingDevices = try database.prepare("SELECT key, id FROM device")
+                try existingDevices.forEachRow { row in
+                    if let key = row.text(0), deviceIDs[key] == nil { deviceIDs[key] = row.int64(1) }
+                }
+                for scenario in library.scenarios {
+                    try upsert(scenario, deviceIDs: deviceIDs, now: now, summary: &summary)
+                }
+                if dryRun { throw DryRunRollback(summary: summary) }
+                return summary
+            }
+        } catch let rollback as DryRunRollback {
+            return rollback.summary
+        }
+    }
+
+    /// Whether the database holds no scenario yet (first use).
+    public func isEmpty() throws -> Bool {
+        (try database.scalarInt("SELECT count(*) FROM scenario") ?? 0) == 0
+    }
+
+    private func existing(_ table: String, key: String) throws -> (id: Int64, hash: String)? {
+        let statement = try database.prepare("SELECT id, definition_hash FROM \(table) WHERE key = ?")
+        try statement.bind(1, key)
+        return try statement.mapRows { ($0.int64(0), $0.text(1) ?? "") }.first
+    }
+
+    private func upsert(_ device: DeviceProfile, now: String, summary: inout ImportSummary) throws -> Int64 {
+        let hash = device.definitionHash
+        let id: Int64
+        if let current = try existing("device", key: device.key) {
+            if current.hash == hash {
+                summary.devicesUnchanged += 1
+                return current.id
+            }
+            let update = try database.prepare("""
+                UPDATE device SET name = ?, idiom = ?, os = ?, width_pt = ?, height_pt = ?, scale = ?,
+                                  home_indicator = ?, definition = ?, definition_hash = ?, source_file = ?,
+                                  source_line = ?, updated_at = ?
+                WHERE id = ?
+                """)
+            try update.bind([.text(device.name), .text(device.idiom.rawValue), .text(device.os.rawValue),
+                             .real(device.points.width), .real(device.points.height), .real(device.scale),
+                             .integer(device.homeIndicator ? 1 : 0), .text(device.canonicalJSON), .text(hash),
+                             .text(device.source.file), .integer(Int64(device.source.line)), .text(now),
+                             .integer(current.id)])
+            try update.execute()
+            for table in ["device_orientation", "device_keyboard", "device_provenance"] {
+                try database.execute("DELETE FROM \(table) WHERE device_id = \(current.id)")
+            }
+            id = current.id
+            summary.devicesUpdated += 1
+        } else {
+            let insert = try database.prepare("""
+                INSERT INTO device (key, name, idiom, os, width_pt, height_pt, scale, home_indicator, definition,
+                                    definition_hash, source_file, source_line, imported_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            try insert.bind([.text(device.key), .text(device.name), .text(device.idiom.rawValue),
+                             .text(device.os.rawValue), .real(device.points.width), .real(device.points.height),
+                             .real(device.scale), .integer(device.homeIndicator ? 1 : 0), .text(device.canonicalJSON),
+                             .text(hash), .text(device.source.file), .integer(Int64(device.source.line)),
+                             .text(now), .text(now)])
+            try insert.execute()
+            id = database.lastInsertRowID
+            summary.devicesAdded += 1
+        }
+        let orientationRow = try database.prepare("""
+            INSERT INTO device_orientation (device_id, orientation, width_pt, height_pt, status_bar, safe_top,
+                                            safe_left, safe_bottom, safe_right, navigation_bar, large_title_bar, tab_bar)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let keyboardRow = try database.prepare("""
+            INSERT INTO device_keyboard (device_id, orientation, kind, height, width) VALUES (?, ?, ?, ?, ?)
+            """)
+        for orientation in Orientation.allCases {
+            let size = device.windowSize(orientation), safe = device.safeAreaInsets(orientation)
+            try orientationRow.bind([.integer(id), .text(orientation.rawValue), .real(size.width), .real(size.height),
+                                     .real(device.statusBarHeight(orientation)), .real(safe.top), .real(safe.left),
+                                     .real(safe.bottom), .real(safe.right),
+                                     .real(device.bars.navigationBar[orientation]),
+                                     .real(device.bars.largeTitleNavigationBar[orientation]),
+                                     .real(device.bars.tabBar[orientation])])
+            try orientationRow.execute()
+            for kind in KeyboardKind.allCases where kind != .floating {
+                guard let height = device.keyboardHeight(kind, orientation) else { continue }
+                try keyboardRow.bind([.integer(id), .text(orientation.rawValue), .text(kind.rawValue), .real(height), .null])
+                try keyboardRow.execute()
+            }
+        }
+        if let floating = device.floatingKeyboard {
+            try keyboardRow.bind([.integer(id), .text("any"), .text(KeyboardKind.floating.rawValue),
+                                  .real(floating.height), .real(floating.width)])
+            try keyboardRow.execute()
+        }
+        let provenanceRow = try database.prepare("""
+            INSERT OR IGNORE INTO device_provenance (device_id, field, confidence, source) VALUES (?, ?, ?, ?)
+            """)
+        for entry in device.provenance {
+            try provenanceRow.bind([.integer(id), .text(entry.field), .text(entry.confidence.rawValue), .text(entry.source)])
+            try provenanceRow.execute()
+        }
+        return id
+    }
+
+    private func upsert(_ scenario: Scenario, deviceIDs: [String: Int64], now: String,
+                        summary: inout ImportSummary) throws {
+        let hash = scenario.definitionHash
+        let id: Int64
+        if let current = try existing("scenario", key: scenario.key) {
+            if current.hash == hash {
+                summary.scenariosUnchanged += 1
+                return
+            }
+            let update = try database.prepare("""
+                UPDATE scenario SET title = ?, description = ?, container = ?, definition = ?, definition_hash = ?,
+                                    source_file = ?, source_line = ?, updated_at = ?
+                WHERE id = ?
+                """)
+            try update.bind([.text(scenario.title), scenario.description.map(SQLiteValue.text) ?? .null,
+                             .text(scenario.container.rawValue), .text(scenario.canonicalJSON), .text(hash),
+                             .text(scenario.source.file), .integer(Int64(scenario.source.line)), .text(now),
+                             .integer(current.id)])
+            try update.execute()
+            try database.execute("DELETE FROM scenario_tag WHERE scenario_id = \(current.id)")
+            // The file's expectations are re-read below; the old file rows become history.
+            let retire = try database.prepare("""
+                UPDATE expected SET superseded_at = ?
+                WHERE scenario_id = ? AND origin = 'file' AND superseded_at IS NULL
+                """)
+            try retire.bind([.text(now), .integer(current.id)])
+            try retire.execute()
+            summary.expectedSuperseded += Int(database.changes)
+            id = current.id
+            summary.scenariosUpdated += 1
+        } else {
+            let insert = try database.prepare("""
+                INSERT INTO scenario (key, title, description, container, definition, definition_hash,
+                                      source_file, source_line, imported_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            try insert.bind([.text(scenario.key), .text(scenario.title),
+                             scenario.description.map(SQLiteValue.text) ?? .null, .text(scenario.container.rawValue),
+                             .text(scenario.canonicalJSON), .text(hash), .text(scenario.source.file),
+                             .integer(Int64(scenario.source.line)), .text(now), .text(now)])
+            try insert.execute()
+            id = database.lastInsertRowID
+            summary.scenariosAdded += 1
+        }
+        let tag = try database.prepare("INSERT OR IGNORE INTO scenario_tag (scenario_id, tag) VALUES (?, ?)")
+        for name in scenario.tags {
+            try tag.bind([.integer(id), .text(name)])
+            try tag.execute()
+        }
+        let supersede = try database.prepare("""
+            UPDATE expected SET superseded_at = ?
+            WHERE scenario_id = ? AND superseded_at IS NULL AND ifnull(device_id, 0) = ifnull(?, 0)
+              AND ifnull(orientation, '') = ifnull(?, '') AND ifnull(keyboard, '') = ifnull(?, '')
+              AND ifnull(strategy, '') = ifnull(?, '') AND ifnull(step, 0) = ifnull(?, 0) AND metric = ?
+            """)
+        let insertExpected = try database.prepare("""
+            INSERT INTO expected (scenario_id, device_id, orientation, keyboard, strategy, step, metric, value,
+                                  tolerance, origin, source, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'file', ?, ?)
+            """)
+        for expectation in scenario.expectations {
+            let devices: [Int64?] = expectation.devices.map { keys in keys.map { deviceIDs[$0] } } ?? [nil]
+            for device in devices {
+                for value in expectation.values {
+                    let scope: [SQLiteValue] = [
+                        device.map(SQLiteValue.integer) ?? .null,
+                        expectation.orientation.map { .text($0.rawValue) } ?? .null,
+                        expectation.keyboard.map { .text($0.rawValue) } ?? .null,
+                        expectation.strategy.map(SQLiteValue.text) ?? .null,
+                        .integer(Int64(expectation.step)),
+                    ]
+                    try supersede.bind([.text(now), .integer(id)] + scope + [.text(value.metric.description)])
+                    try supersede.execute()
+                    summary.expectedSuperseded += Int(database.changes)
+                    try insertExpected.bind([.integer(id)] + scope + [
+                        .text(value.metric.description), .real(value.value), .real(expectation.tolerance),
+                        .text("\(value.location.file):\(value.location.line)"), .text(now)])
+                    try insertExpected.execute()
+                    summary.expectedAdded += 1
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import KBSQLite
+
+/// The definitions stored in the database, parsed back, with their row ids.
+public struct StoredLibrary: Sendable {
+    /// The devices and scenarios, validated together.
+    public var library: ScenarioLibrary
+    /// Scenario key → row id.
+    public var scenarioIDs: [String: Int64]
+    /// Device key → row id.
+    public var deviceIDs: [String: Int64]
+}
+
+extension HarnessStore {
+    /// Reads every device and scenario definition back from the database: SQLite is the source of truth
+    /// for runs, the files only feed `import`.
+    public func loadLibrary() throws -> StoredLibrary {
+        var devices: [DeviceProfile] = []
+        var deviceIDs: [String: Int64] = [:]
+        var scenarios: [Scenario] = []
+        var scenarioIDs: [String: Int64] = [:]
+        do {
+            let deviceRows = try database.prepare("SELECT id, key, definition, source_file, source_line FROM device ORDER BY id")
+            try deviceRows.forEachRow { row in
+                let key = row.text(1) ?? ""
+                let text = "{\"devices\": [\(row.text(2) ?? "{}")]}"
+                var parsed = try DeviceProfile.parseDevices(text, file: "\(path):device \(key)")
+                for index in parsed.indices {
+                    parsed[index].source = SourceLocation(file: row.text(3) ?? path, line: row.int(4), column: 1)
+                }
+                devices += parsed
+                deviceIDs[key] = row.int64(0)
+            }
+            let scenarioRows = try database.prepare("SELECT id, key, definition, source_file, source_line FROM scenario ORDER BY key")
+            try scenarioRows.forEachRow { row in
+                let key = row.text(1) ?? ""
+                var scenario = try Scenario.parse(row.text(2) ?? "{}", file: "\(path):scenario \(key)")
+                scenario.source = SourceLocation(file: row.text(3) ?? path, line: row.int(4), column: 1)
+                scenarios.append(scenario)
+                scenarioIDs[key] = row.int64(0)
+            }
+        } catch let error as ScenarioLoadError {
+            throw HarnessError(.data, "\(path): a stored definition no longer parses (written by another kbharness version?): \(error)")
+        }
+        do {
+            // Layouts were checked at import; a run reports a layout that fails as an error cell.
+            let library = try ScenarioLibrary(devices: devices, scenarios: scenarios, checkLayouts: false)
+            return StoredLibrary(library: library, scenarioIDs: scenarioIDs, deviceIDs: deviceIDs)
+        } catch {
+            throw HarnessError(.data, "\(path): the stored definitions are inconsistent: \(error)")
+        }
+    }
+}

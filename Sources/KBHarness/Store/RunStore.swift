@@ -1,0 +1,327 @@
+import Foundation
+import KBSQLite
+
+/// What identifies a run and the conditions it ran under.
+public struct RunMetadata: Sendable {
+    /// Random UUID.
+    public var uuid: String
+    /// ISO-8601 UTC start time.
+    public var startedAt: String
+    /// `git rev-parse HEAD` of the working directory, if it is a checkout.
+    public var gitSHA: String?
+    /// Host description (name, cores, architecture).
+    public var host: String
+    /// Swift toolchain that built the binary.
+    public var toolchain: String
+    /// `debug` or `release`.
+    public var buildConfiguration: String
+    /// Version of the KeyboardAvoidance engine.
+    public var engineVersion: String
+    /// Version of the harness.
+    public var harnessVersion: String
+    /// The selection used, as JSON.
+    public var selectionJSON: String
+}
+
+/// Timing of one cell's engine work, in nanoseconds per iteration (an iteration runs every step).
+public struct TimingSummary: Sendable, Equatable {
+    /// Warm-up iterations before sampling.
+    public var warmup: Int
+    /// Iterations averaged per sample.
+    public var batch: Int
+    /// The samples, ns per iteration.
+    public var samples: [Int64]
+
+    /// Smallest sample.
+    public var min: Int64 { samples.min() ?? 0 }
+    /// Largest sample.
+    public var max: Int64 { samples.max() ?? 0 }
+    /// Median (nearest rank).
+    public var p50: Int64 { percentile(0.5) }
+    /// 90th percentile (nearest rank).
+    public var p90: Int64 { percentile(0.9) }
+
+    /// Nearest-rank percentile of the samples.
+    public func percentile(_ q: Double) -> Int64 {
+        guard !samples.isEmpty else { return 0 }
+        let sorted = samples.sorted()
+        let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank))]
+    }
+
+    /// Samples packed as little-endian Int64, as stored in `timing.raw`.
+    public var packed: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(samples.count * 8)
+        for sample in samples {
+            withUnsafeBytes(of: sample.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        return bytes
+    }
+}
+
+/// A regression found for a cell, ready to store.
+public struct RegressionRecord: Sendable, Equatable {
+    /// `expected_mismatch`, `new_failure`, `fixed`, `state_changed` or `timing`.
+    public var kind: String
+    /// `expected` or `previous`.
+    public var against: String
+    /// The run compared with, for `previous`.
+    public var againstRunID: Int64?
+    /// The expected row compared with, for `expected`.
+    public var expectedID: Int64?
+    /// The step concerned, if one.
+    public var step: Int?
+    /// The metric concerned, if one.
+    public var metric: String?
+    /// Old (reference) value.
+    public var oldValue: String?
+    /// New value.
+    public var newValue: String?
+    /// The rule that fired, in words.
+    public var rule: String
+    /// Whether it makes the run fail.
+    public var failsRun: Bool
+}
+
+/// A cell's row, ready to store.
+public struct ResultRecord: Sendable {
+    /// The cell's outcome.
+    public var outcome: CellOutcome
+    /// Scenario row id.
+    public var scenarioID: Int64
+    /// Device row id.
+    public var deviceID: Int64
+    /// Scenario definition hash when it ran.
+    public var scenarioHash: String
+    /// Device definition hash when it ran.
+    public var deviceHash: String
+    /// The per-step JSON state.
+    public var stateJSON: String
+    /// Hash of `stateJSON`, to spot changed states cheaply.
+    public var stateHash: String
+    /// Engine timing, if measured.
+    public var timing: TimingSummary?
+    /// Regressions found for the cell.
+    public var regressions: [RegressionRecord]
+}
+
+/// The latest stored result of a cell in an earlier complete run.
+public struct PreviousResult: Sendable, Equatable {
+    /// The run it belongs to.
+    public var runID: Int64
+    /// That run's uuid.
+    public var runUUID: String
+    /// Its verdict.
+    public var status: CellStatus
+    /// Hash of its per-step state.
+    public var stateHash: String
+    /// Scenario definition hash then.
+    public var scenarioHash: String
+    /// Device definition hash then.
+    public var deviceHash: String
+    /// Its median timing, if measured.
+    public var p50: Int64?
+    /// Its 90th-percentile timing, if measured.
+    public var p90: Int64?
+}
+
+/// One current expected value.
+public struct ExpectedValue: Sendable, Equatable {
+    /// Row id.
+    public var id: Int64
+    /// Device key, nil for every device.
+    public var device: String?
+    /// Orientation, nil for both.
+    public var orientation: Orientation?
+    /// Keyboard kind, nil for all.
+    public var keyboard: KeyboardKind?
+    /// Strategy key, nil for all.
+    public var strategy: String?
+    /// 1-based step, nil for every step.
+    public var step: Int?
+    /// Metric name.
+    public var metric: String
+    /// Value.
+    public var value: Double
+    /// Allowed difference.
+    public var tolerance: Double
+
+    /// How many scope columns are set: the most specific row wins.
+    public var specificity: Int {
+        (device == nil ? 0 : 1) + (orientation == nil ? 0 : 1) + (keyboard == nil ? 0 : 1)
+            + (strategy == nil ? 0 : 1) + (step == nil ? 0 : 1)
+    }
+
+    /// Whether the row applies to a cell.
+    public func applies(to key: CellKey) -> Bool {
+        (device == nil || device == key.device) && (orientation == nil || orientation == key.orientation)
+            && (keyboard == nil || keyboard == key.keyboard) && (strategy == nil || strategy == key.strategy)
+    }
+}
+
+extension HarnessStore {
+    /// Inserts the run row as `running` and commits, so a crashed run stays visible.
+    public func beginRun(_ metadata: RunMetadata) throws -> Int64 {
+        try write {
+            let statement = try database.prepare("""
+                INSERT INTO run (uuid, status, started_at, git_sha, host, toolchain, build_configuration,
+                                 engine_version, harness_version, selection)
+                VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            try statement.bind([.text(metadata.uuid), .text(metadata.startedAt),
+                                metadata.gitSHA.map(SQLiteValue.text) ?? .null, .text(metadata.host),
+                                .text(metadata.toolchain), .text(metadata.buildConfiguration),
+                                .text(metadata.engineVersion), .text(metadata.harnessVersion),
+                                .text(metadata.selectionJSON)])
+            try statement.execute()
+            return database.lastInsertRowID
+        }
+    }
+
+    /// Marks a run `aborted` (interrupted, or failed before completing).
+    public func abortRun(_ runID: Int64) throws {
+        try write {
+            let statement = try database.prepare("""
+                UPDATE run SET status = 'aborted', finished_at = ? WHERE id = ? AND status = 'running'
+                """)
+            try statement.bind([.text(Timestamp.now()), .integer(runID)])
+            try statement.execute()
+        }
+    }
+
+    /// Writes every result, timing and regression of a run and marks it complete, in one transaction.
+    public func completeRun(_ runID: Int64, results: [ResultRecord], durationMilliseconds: Double) throws {
+        try write {
+            let insertResult = try database.prepare("""
+                INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
+                                    scenario_hash, device_hash, status, steps, state, state_hash,
+                                    failed_invariants, failed_expectations, min_gap, max_occlusion, message)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, persistent: true)
+            let insertTiming = try database.prepare("""
+                INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, persistent: true)
+            let insertRegression = try database.prepare("""
+                INSERT INTO regression (run_id, result_id, cell, kind, against, against_run_id, expected_id,
+                                        step, metric, old_value, new_value, rule, fails_run)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, persistent: true)
+            var passed = 0, failed = 0, errors = 0, regressions = 0
+            for record in results {
+                let outcome = record.outcome
+                let cell = outcome.key.text
+                try insertResult.bind(1, runID)
+                try insertResult.bind(2, cell)
+                try insertResult.bind(3, record.scenarioID)
+                try insertResult.bind(4, record.deviceID)
+                try insertResult.bind(5, outcome.key.orientation.rawValue)
+                try insertResult.bind(6, outcome.key.keyboard.rawValue)
+                try insertResult.bind(7, outcome.key.strategy)
+                try insertResult.bind(8, record.scenarioHash)
+                try insertResult.bind(9, record.deviceHash)
+                try insertResult.bind(10, outcome.status.rawValue)
+                try insertResult.bind(11, outcome.steps.count)
+                try insertResult.bind(13, record.stateHash)
+                try insertResult.bind(14, outcome.failedInvariants)
+                try insertResult.bind(15, outcome.mismatches.count)
+                try insertResult.bind(16, outcome.minGap)
+                try insertResult.bind(17, outcome.maxOcclusion)
+                try insertResult.bind(18, outcome.message)
+                try insertResult.withBoundText(12, record.stateJSON) { try insertResult.execute() }
+                let resultID = database.lastInsertRowID
+                switch outcome.status {
+                case .pass: passed += 1
+                case .fail: failed += 1
+                case .error: errors += 1
+                }
+                if let timing = record.timing {
+                    try insertTiming.bind([.integer(resultID), .integer(Int64(timing.warmup)),
+                                           .integer(Int64(timing.samples.count)), .integer(Int64(timing.batch)),
+                                           .integer(timing.min), .integer(timing.p50), .integer(timing.p90),
+                                           .integer(timing.max), .blob(timing.packed)])
+                    try insertTiming.execute()
+                }
+                for regression in record.regressions {
+                    try insertRegression.bind([
+                        .integer(runID), .integer(resultID), .text(cell), .text(regression.kind),
+                        .text(regression.against), regression.againstRunID.map(SQLiteValue.integer) ?? .null,
+                        regression.expectedID.map(SQLiteValue.integer) ?? .null,
+                        regression.step.map { .integer(Int64($0)) } ?? .null,
+                        regression.metric.map(SQLiteValue.text) ?? .null,
+                        regression.oldValue.map(SQLiteValue.text) ?? .null,
+                        regression.newValue.map(SQLiteValue.text) ?? .null,
+                        .text(regression.rule), .integer(regression.failsRun ? 1 : 0)])
+                    try insertRegression.execute()
+                    if regression.failsRun { regressions += 1 }
+                }
+            }
+            let finish = try database.prepare("""
+                UPDATE run SET status = 'complete', finished_at = ?, cells = ?, passed = ?, failed = ?,
+                               errors = ?, regressions = ?, duration_ms = ?
+                WHERE id = ?
+                """)
+            try finish.bind([.text(Timestamp.now()), .integer(Int64(results.count)), .integer(Int64(passed)),
+                             .integer(Int64(failed)), .integer(Int64(errors)), .integer(Int64(regressions)),
+                             .real(durationMilliseconds), .integer(runID)])
+            try finish.execute()
+        }
+    }
+
+    /// The latest result of every cell in earlier complete runs, by cell key.
+    public func previousResults(before runID: Int64) throws -> [String: PreviousResult] {
+        let statement = try database.prepare("""
+            SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash,
+                   t.p50_ns, t.p90_ns
+            FROM result r
+            JOIN run ON run.id = r.run_id
+            LEFT JOIN timing t ON t.result_id = r.id
+            WHERE r.id IN (SELECT max(r2.id) FROM result r2 JOIN run run2 ON run2.id = r2.run_id
+                           WHERE run2.status = 'complete' AND run2.id < ? GROUP BY r2.cell)
+            """)
+        try statement.bind(1, runID)
+        var previous: [String: PreviousResult] = [:]
+        try statement.forEachRow { row in
+            guard let cell = row.text(0), let uuid = row.text(2), let status = row.text(3).flatMap(CellStatus.init),
+                  let stateHash = row.text(4), let scenarioHash = row.text(5), let deviceHash = row.text(6) else { return }
+            previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, stateHash: stateHash,
+                                            scenarioHash: scenarioHash, deviceHash: deviceHash,
+                                            p50: row.isNull(7) ? nil : row.int64(7),
+                                            p90: row.isNull(8) ? nil : row.int64(8))
+        }
+        return previous
+    }
+
+    /// The current expected values of a scenario.
+    public func currentExpected(scenarioID: Int64) throws -> [ExpectedValue] {
+        let statement = try database.prepare("""
+            SELECT e.id, d.key, e.orientation, e.keyboard, e.strategy, e.step, e.metric, e.value, e.tolerance
+            FROM expected e
+            LEFT JOIN device d ON d.id = e.device_id
+            WHERE e.scenario_id = ? AND e.superseded_at IS NULL
+            ORDER BY e.id
+            """)
+        try statement.bind(1, scenarioID)
+        var values: [ExpectedValue] = []
+        try statement.forEachRow { row in
+            values.append(ExpectedValue(
+                id: row.int64(0), device: row.text(1), orientation: row.text(2).flatMap(Orientation.init),
+                keyboard: row.text(3).flatMap(KeyboardKind.init), strategy: row.text(4),
+                step: row.isNull(5) ? nil : row.int(5), metric: row.text(6) ?? "", value: row.double(7),
+                tolerance: row.double(8)))
+        }
+        return values
+    }
+}
+
+/// ISO-8601 UTC timestamps with milliseconds, as stored in every table.
+public enum Timestamp {
+    /// The current time.
+    public static func now() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date())
+    }
+}

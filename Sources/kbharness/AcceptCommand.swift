@@ -1,0 +1,59 @@
+import ArgumentParser
+import KBHarness
+
+/// `kbharness accept`: promote a run's actual values to expected values.
+struct AcceptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accept",
+        abstract: "Promote a run's actual values to expected values.",
+        discussion: """
+            Without --metric, accepts the values that mismatched their expected values in RUN. With \
+            --metric (repeatable), records those metrics from RUN (at --step, or every step) as new \
+            expected values. --scope says how widely they apply: the exact cell (default), the device, \
+            or the whole scenario. Replaced expected values are kept as history (v_expected shows the \
+            current ones).
+
+            Examples:
+              kbharness accept --cell 'worked/7.1-plain-bottom-field|*'
+              kbharness accept latest --cell 'login/*|iphone-8|*' --metric root.y --metric gap --step 2
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: "The run: latest (default), previous, or a uuid prefix.")
+    var runReference = "latest"
+
+    @Option(help: ArgumentHelp("Glob over cell keys (scenario|device|orientation|keyboard|strategy).", valueName: "glob"))
+    var cell: String
+
+    @Option(help: ArgumentHelp("A metric to record (root.y, gap, form.contentOffset.y, …).", valueName: "name"))
+    var metric: [String] = []
+
+    @Option(help: "Only this 1-based step (with --metric).")
+    var step: Int?
+
+    @Option(help: "cell, device or scenario.")
+    var scope = "cell"
+
+    func validate() throws {
+        guard AcceptScope(rawValue: scope) != nil else {
+            throw ValidationError("--scope must be one of \(AcceptScope.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let step, step < 1 { throw ValidationError("--step is 1-based") }
+        if step != nil && metric.isEmpty { throw ValidationError("--step goes with --metric") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let database = try store.open()
+            defer { database.close() }
+            let resolved = try database.resolveRun(runReference)
+            let count = try database.accept(runID: resolved.id, runUUID: resolved.uuid, cellGlob: cell, metrics: metric,
+                                            step: step, scope: AcceptScope(rawValue: scope)!)
+            if count == 0 {
+                throw HarnessError(.noInput, "nothing to accept in run \(resolved.uuid) for cells matching '\(cell)'")
+            }
+            print("accepted \(count) value\(count == 1 ? "" : "s") from run \(resolved.uuid)")
+        }
+    }
+}

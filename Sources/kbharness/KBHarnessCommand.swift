@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// The `kbharness` command line: import scenarios, run the matrix, read the verdicts.
+@main
+struct KBHarnessCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kbharness",
+        abstract: "Prove, without a device, that the keyboard never hides a text field.",
+        discussion: """
+            Scenarios and device profiles live in Scenarios/ and are imported into an SQLite database \
+            (./kbharness.sqlite by default). `kbharness run` runs the avoidance engine over the matrix \
+            scenario × device × orientation × keyboard × strategy, records every result, regression \
+            and timing, and exits 1 when anything failed or regressed.
+
+            Exit codes: 0 ok, 1 failures or regressions, 64 usage, 65 bad data (a scenario file, a \
+            foreign or newer database), 66 missing input, 70 internal error, 73 cannot create, \
+            74 I/O error, 75 database busy.
+            """,
+        subcommands: [
+            RunCommand.self, ImportCommand.self, AcceptCommand.self, RegressionsCommand.self, RunsCommand.self,
+            ShowCommand.self, ScenariosCommand.self, DevicesCommand.self, BenchCommand.self,
+        ],
+        defaultSubcommand: nil)
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import KBHarness
+
+/// `kbharness run`: the main job.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the matrix and record results, regressions and timing.",
+        discussion: """
+            Every selected cell (scenario × device × orientation × keyboard × strategy) runs the \
+            engine through the scenario's steps. Each step is checked: the focused field must not be \
+            covered by the keyboard, not pushed above the top guide, and once the keyboard is gone \
+            everything must be restored; expected values must match within their tolerance. \
+            Regressions are recorded against expected values and against the previous comparable run \
+            (new failures, changed per-step state, slower timing).
+
+            On first use (no database, or an empty one) the database is created, migrated and the \
+            scenarios directory imported. The closing line reads `kbharness: N passed, N failed[, N \
+            regressions]`; the exit code is 0, or 1 when anything failed or regressed.
+
+            Examples:
+              kbharness run --device all
+              kbharness run --device iphone-se-1st-gen,ipad-pro-12-9 --orientation portrait
+              kbharness run --scenario 'worked/*' --keyboard standard --samples 0
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("Devices: all, or comma-separated device keys.", valueName: "all|key,…"))
+    var device = "all"
+
+    @Option(help: ArgumentHelp("Only scenarios whose key matches this glob.", valueName: "glob"))
+    var scenario: String?
+
+    @Option(help: ArgumentHelp("Only scenarios with one of these tags (comma-separated, repeatable).", valueName: "tag"))
+    var tag: [String] = []
+
+    @Option(help: ArgumentHelp("portrait, landscape, or all.", valueName: "orientation,…"))
+    var orientation = "all"
+
+    @Option(help: ArgumentHelp("Keyboard kinds (standard, predictive, emoji, numberPad, hardware, floating) or all.",
+                               valueName: "kind,…"))
+    var keyboard = "all"
+
+    @Option(help: ArgumentHelp("Strategies (iq) or all.", valueName: "key,…"))
+    var strategy = "all"
+
+    @Option(help: "Timing samples per cell after warm-up; 0 skips timing.")
+    var samples = 11
+
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Also fail the run on: timing.", valueName: "kind"))
+    var failOn: [String] = []
+
+    @Option(help: ArgumentHelp("Scenarios directory imported on first use.", valueName: "path"))
+    var scenarios = "Scenarios"
+
+    func validate() throws {
+        _ = try selection()
+        guard samples >= 0 && samples <= 10_000 else { throw ValidationError("--samples must be between 0 and 10000") }
+        for kind in failOn where kind != "timing" {
+            throw ValidationError("--fail-on takes 'timing' (correctness failures always fail the run), not '\(kind)'")
+        }
+    }
+
+    /// The selection the options describe.
+    func selection() throws -> RunSelection {
+        func list(_ text: String) -> [String]? {
+            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return items.isEmpty || items == ["all"] ? nil : items
+        }
+        func parsed<T: RawRepresentable>(_ text: String, _ option: String) throws -> [T]? where T.RawValue == String {
+            try list(text)?.map { value in
+                guard let item = T(rawValue: value) else { throw ValidationError("--\(option): unknown value '\(value)'") }
+                return item
+            }
+        }
+        let tags = tag.flatMap { list($0) ?? [] }
+        return RunSelection(devices: list(device), scenarioGlob: scenario, tags: tags.isEmpty ? nil : tags,
+                            orientations: try parsed(orientation, "orientation"),
+                            keyboards: try parsed(keyboard, "keyboard"), strategies: list(strategy))
+    }
+
+    func run() throws {
+        let code: Int32 = try reportingErrors {
+            let database = try store.open(create: true)
+            defer { database.close() }
+            if try database.isEmpty() {
+                let library = try ScenarioLibrary.load(paths: [scenarios])
+                let summary = try database.importLibrary(library)
+                printNote("first use: imported \(scenarios) into \(database.path) (\(summary.line))")
+            } else if let stale = try staleDefinitions(database) {
+                printNote(stale)
+            }
+            var options = RunOptions()
+            options.timingSamples = samples
+            options.failOnTiming = failOn.contains("timing")
+            options.progress = ProgressLine.make()
+            let selection = try selection()
+            let report = try MatrixRunner.run(store: database, selection: selection, options: options,
+                                              metadata: RunEnvironment.metadata(selection: selection))
+            RunSummaryPrinter.print(report)
+            return report.exitCode
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// A note when the scenarios directory holds definitions the database does not have yet.
+    func staleDefinitions(_ database: HarnessStore) throws -> String? {
+        guard FileManager.default.fileExists(atPath: scenarios),
+              let files = try? ScenarioLibrary.load(paths: [scenarios], checkLayouts: false) else { return nil }
+        let stored = try database.loadLibrary().library
+        let changed = files.scenarios.filter { stored.scenario($0.key)?.definitionHash != $0.definitionHash }.count
+            + files.devices.filter { stored.device($0.key)?.definitionHash != $0.definitionHash }.count
+        guard changed > 0 else { return nil }
+        return "\(changed) definition\(changed == 1 ? "" : "s") in \(scenarios) differ from the database; run `kbharness import` to use them"
+    }
+}
+
+/// Progress on standard error: a rewritten line on a terminal, a line per 10 % otherwise (CI logs).
+enum ProgressLine {
+    static func make() -> @Sendable (Int, Int) -> Void {
+        let isTerminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+        return { done, total in
+            let step = max(1, total / (isTerminal ? 100 : 10))
+            guard done % step == 0 || done == total else { return }
+            let percent = done * 100 / max(total, 1)
+            if isTerminal {
+                FileHandle.standardError.write(Data("\r[\(done)/\(total) \(percent)%]\(done == total ? "\n" : "")".utf8))
+            } else {
+                FileHandle.standardError.write(Data("kbharness: [\(done)/\(total) \(percent)%]\n".utf8))
+            }
+        }
+    }
+}
+
+/// The end of a run on standard output: failing cells, regressions, the closing line.
+enum RunSummaryPrinter {
+    static func print(_ report: RunReport, limit: Int = 20) {
+        let failing = report.outcomes.filter { $0.status != .pass }
+        if !failing.isEmpty {
+            Swift.print("failing cells (\(failing.count)):")
+            for outcome in failing.prefix(limit) {
+                Swift.print("  \(outcome.status.rawValue.uppercased()) \(outcome.key.text): \(outcome.message ?? "")")
+            }
+            if failing.count > limit { Swift.print("  … \(failing.count - limit) more: sqlite3 kbharness.sqlite \"SELECT cell, message FROM v_result WHERE run = '\(report.uuid)' AND status <> 'pass'\"") }
+        }
+        let regressions = report.regressions.filter(\.regression.failsRun)
+        if !regressions.isEmpty {
+            var table = TextTable(header: ["kind", "cell", "step", "metric", "old", "new"])
+            for (cell, regression) in regressions.prefix(limit) {
+                table.rows.append([regression.kind, cell.text, regression.step.map(String.init) ?? "",
+                                   regression.metric ?? "", regression.oldValue ?? "", regression.newValue ?? ""])
+            }
+            Swift.print("regressions (\(regressions.count)):")
+            Swift.print(table.rendered)
+        }
+        Swift.print("run \(report.uuid): \(report.outcomes.count) cells in \(String(format: "%.2f", report.seconds)) s")
+        Swift.print(report.closingLine)
+    }
+}
