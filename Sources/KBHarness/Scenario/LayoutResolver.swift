@@ -1,0 +1,390 @@
+import KeyboardAvoidance
+
+/// A scenario laid out on one device in one orientation: the engine screen and the ids a runner needs.
+public struct ResolvedScreen: Sendable {
+    /// The engine screen.
+    public let screen: Screen
+    /// The device profile's key.
+    public let deviceKey: String
+    /// The orientation it was laid out in.
+    public let orientation: Orientation
+    /// How the content controller is shown.
+    public let container: ContainerKind
+    /// The content controller's root view (`$root`).
+    public let contentRoot: NodeID
+    /// The content controller.
+    public let contentController: ControllerID
+    /// Node of every scenario id; a search bar's id and `<id>.field` both give its text field.
+    public let nodeIDs: [String: NodeID]
+    /// The search bar views themselves, by id.
+    public let searchBars: [String: NodeID]
+
+    /// The window the screen lives in.
+    public var window: Window { screen.window }
+
+    /// The node a step or expectation means by `id`.
+    public func node(_ id: String) -> NodeID? { nodeIDs[id] }
+}
+
+extension Scenario {
+    /// Lays the scenario out on `device` in `orientation` and builds the engine screen.
+    ///
+    /// The node tree (count, order, kinds) is the same in every orientation, so a rotation step can hand
+    /// the other orientation's screen to the engine as a relayout.
+    public func resolve(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
+        var resolver = LayoutResolver(scenario: self, device: device, orientation: orientation)
+        return try resolver.run()
+    }
+}
+
+/// The geometry a parent hands to its children.
+private struct ParentLayout {
+    /// The parent node.
+    var node: NodeID
+    /// The rectangle children are anchored to: the bounds, or the content rectangle of a scroll view.
+    var bounds: Rect
+    /// The parent's safe-area insets, for `in: safeArea`.
+    var safeInsets: EdgeInsets
+    /// Where the parent's coordinate space (its bounds origin) lies in root coordinates.
+    var originInRoot: Point
+    /// The arrangement, when the parent is a stack view.
+    var stack: StackSpec?
+}
+
+/// Builds one `Screen` from a scenario, a device and an orientation.
+private struct LayoutResolver {
+    let scenario: Scenario
+    let device: DeviceProfile
+    let orientation: Orientation
+    let window: Window
+    /// Root-view leading/trailing layout margin: 16 on narrow windows, 20 on wide ones.
+    let sideMargin: Double
+    var builder: ScreenBuilder
+    var nodeIDs: [String: NodeID] = [:]
+    var searchBars: [String: NodeID] = [:]
+    var navigationSearchField: NodeID?
+    /// The content root's size and safe area: every other node's safe area is its overlap with it.
+    var rootSize = Size.zero
+    var rootSafe = EdgeInsets.zero
+
+    init(scenario: Scenario, device: DeviceProfile, orientation: Orientation) {
+        self.scenario = scenario
+        self.device = device
+        self.orientation = orientation
+        self.window = device.window(orientation)
+        self.sideMargin = window.frame.width <= 414 ? 16 : 20
+        self.builder = ScreenBuilder(window: window)
+    }
+
+    /// The layout margins UIKit gives a controller's root view with these safe-area insets.
+    func rootMargins(_ safe: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(top: safe.top, left: sideMargin, bottom: safe.bottom, right: sideMargin)
+    }
+
+    /// The part of the `region`'s inset band that a rectangle covers, per edge, clipped to its size.
+    static func overlap(of rect: Rect, with insets: EdgeInsets, in region: Size) -> EdgeInsets {
+        func clip(_ value: Double, _ limit: Double) -> Double { min(max(value, 0), max(limit, 0)) }
+        return EdgeInsets(top: clip(insets.top - rect.minY, rect.height),
+                          left: clip(insets.left - rect.minX, rect.width),
+                          bottom: clip(rect.maxY - (region.height - insets.bottom), rect.height),
+                          right: clip(rect.maxX - (region.width - insets.right), rect.width))
+    }
+
+    mutating func run() throws(ScenarioFileError) -> ResolvedScreen {
+        let width = window.frame.width, height = window.frame.height
+        let full = Rect(x: 0, y: 0, width: width, height: height)
+        let safe = window.safeAreaInsets
+        let container = scenario.container
+
+        var tabNode: NodeID?, navigationNode: NodeID?, presentingNode: NodeID?
+        var rootParent: NodeID?
+        var rootFrame = full
+        rootSafe = safe
+        if container.hasTabBar {
+            let node = builder.addView("$tabBar", .view, frame: full, in: nil) { [margins = rootMargins(safe)] in
+                $0.safeAreaInsets = safe
+                $0.layoutMargins = margins
+            }
+            tabNode = node
+            rootParent = node
+            rootSafe.bottom = device.bars.tabBar[orientation] + safe.bottom
+        }
+        let navigationBarHeight = device.navigationBarHeight(orientation, largeTitle: scenario.navigationBar.isLargeTitle)
+        if container.hasNavigationBar {
+            let navigationSafe = EdgeInsets(top: safe.top, left: safe.left, bottom: rootSafe.bottom, right: safe.right)
+            let node = builder.addView("$navigation", .view, frame: full, in: rootParent) {
+                [margins = rootMargins(navigationSafe)] in
+                $0.safeAreaInsets = navigationSafe
+                $0.layoutMargins = margins
+            }
+            navigationNode = node
+            rootParent = node
+            if !scenario.navigationBar.isHidden { rootSafe.top = safe.top + navigationBarHeight }
+        }
+        if container.isPresented {
+            presentingNode = builder.addView("$presenting", .view, frame: full, in: nil) { [margins = rootMargins(safe)] in
+                $0.safeAreaInsets = safe
+                $0.layoutMargins = margins
+            }
+            let sheet = sheetFrame()
+            guard sheet.width > 0, sheet.height > 0 else {
+                throw ScenarioFileError(at: scenario.source, field: "presentation",
+                                        message: "the sheet has no area on \(device.key) in \(orientation) (\(sheet))")
+            }
+            let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
+            rootParent = builder.addView("$sheet", .view, frame: sheet, in: nil) { $0.safeAreaInsets = sheetSafe }
+            rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
+            rootSafe = sheetSafe
+        }
+        rootSize = rootFrame.size
+
+        let rootSpec = scenario.rootView
+        let rootContent = try contentLayout(of: rootSpec, size: rootFrame.size)
+        let rootSafeInsets = rootSafe
+        let root = builder.addView("$root", rootSpec.kind, frame: rootFrame, in: rootParent) {
+            [margins = rootMargins(rootSafeInsets)] node in
+            node.safeAreaInsets = rootSafeInsets
+            node.layoutMargins = margins
+            LayoutResolver.apply(rootSpec, contentSize: rootContent.size, to: &node)
+        }
+        if let alias = scenario.rootViewAlias { nodeIDs[alias] = root }
+        let rootOrigin = Point(x: -(rootSpec.scroll?.contentOffset.x ?? 0), y: -(rootSpec.scroll?.contentOffset.y ?? 0))
+        try addContent(of: rootSpec, node: root, name: "root", size: rootFrame.size, safe: rootSafe,
+                       originInRoot: rootOrigin, content: rootContent)
+
+        // Controllers come last: their views exist by now.
+        let content = scenario.controller
+        let contentController: ControllerID
+        switch container {
+        case .plain:
+            contentController = builder.addController(ViewController(kind: content.kind, view: root,
+                                                                     className: content.className))
+        case .navigation, .tabBar, .navigationInTabBar:
+            var parent: ControllerID?
+            if let tabNode {
+                parent = builder.addController(ViewController(kind: .tabBarController, view: tabNode))
+            }
+            var navigationController: ControllerID?
+            if let navigationNode {
+                var navigation = ViewController(kind: .navigationController, view: navigationNode, parent: parent,
+                                                presentation: parent == nil ? .windowRoot : .child)
+                navigation.navigationBarFrame = Rect(x: 0, y: safe.top, width: width, height: navigationBarHeight)
+                navigation.isNavigationBarHidden = scenario.navigationBar.isHidden
+                let id = builder.addController(navigation)
+                if let parent { builder.updateController(parent) { $0.visibleChild = id } }
+                navigationController = id
+            }
+            let directParent = navigationController ?? parent
+            contentController = builder.addController(ViewController(kind: content.kind, view: root, parent: directParent,
+                                                                     className: content.className, presentation: .child))
+            if let directParent { builder.updateController(directParent) { $0.visibleChild = contentController } }
+        case .formSheet, .popover:
+            builder.addController(ViewController(kind: .viewController, view: presentingNode!))
+            contentController = builder.addController(ViewController(
+                kind: content.kind, view: root, className: content.className,
+                presentation: container == .formSheet ? .formSheet : .popover))
+        }
+        if let field = navigationSearchField {
+            builder.updateController(contentController) { $0.navigationItemSearchField = field }
+        }
+
+        let screen: Screen
+        do {
+            screen = try builder.build()
+        } catch {
+            throw ScenarioFileError(at: scenario.source, field: "",
+                                    message: "the layout on \(device.key) in \(orientation) is not a valid screen: \(error)")
+        }
+        return ResolvedScreen(screen: screen, deviceKey: device.key, orientation: orientation, container: container,
+                              contentRoot: root, contentController: contentController, nodeIDs: nodeIDs,
+                              searchBars: searchBars)
+    }
+
+    /// The presented sheet in window coordinates: iPads honour the style, iPhones adapt to a page sheet.
+    func sheetFrame() -> Rect {
+        let width = window.frame.width, height = window.frame.height
+        let safe = window.safeAreaInsets
+        guard device.idiom == .pad else {
+            return Rect(x: 0, y: safe.top + 10, width: width, height: height - safe.top - 10)
+        }
+        let spec = scenario.presentation
+        let margin = 20.0
+        if scenario.container == .formSheet {
+            let w = min(spec.width ?? 540, width - 2 * margin), h = min(spec.height ?? 620, height - 2 * margin)
+            return Rect(x: spec.x ?? (width - w) / 2, y: spec.y ?? (height - h) / 2, width: w, height: h)
+        }
+        let w = min(spec.width ?? 320, width - 2 * margin)
+        let y = spec.y ?? safe.top + 60
+        let h = min(spec.height ?? 400, height - y - margin)
+        return Rect(x: spec.x ?? width - w - margin, y: y, width: w, height: h)
+    }
+
+    /// Content size and row/item rectangles of a scroll-type view of `size`.
+    private struct ContentLayout {
+        var size: Size?
+        var items: [(IndexPath, Rect)] = []
+    }
+
+    private func contentLayout(of spec: ViewSpec, size: Size) throws(ScenarioFileError) -> ContentLayout {
+        guard let scroll = spec.scroll else { return ContentLayout() }
+        if let table = spec.table {
+            let width = scroll.contentWidth ?? size.width
+            let layout = table.layout(width: width)
+            return ContentLayout(size: Size(width: width, height: scroll.contentHeight ?? layout.contentHeight),
+                                 items: layout.rows)
+        }
+        if let collection = spec.collection {
+            let bounds = Size(width: scroll.contentWidth ?? size.width, height: scroll.contentHeight ?? size.height)
+            let layout = collection.layout(bounds: bounds)
+            return ContentLayout(size: Size(width: scroll.contentWidth ?? layout.contentSize.width,
+                                            height: scroll.contentHeight ?? layout.contentSize.height),
+                                 items: layout.items)
+        }
+        return ContentLayout(size: Size(width: scroll.contentWidth ?? size.width, height: scroll.contentHeight ?? size.height))
+    }
+
+    /// Copies a spec's UIKit state onto its node.
+    static func apply(_ spec: ViewSpec, contentSize: Size?, to node: inout ViewNode) {
+        node.isHidden = spec.isHidden
+        node.alpha = spec.alpha
+        node.isUserInteractionEnabled = spec.isUserInteractionEnabled
+        node.isEnabled = spec.isEnabled
+        node.tag = spec.tag
+        if let scroll = spec.scroll {
+            node.contentSize = contentSize ?? .zero
+            node.contentOffset = scroll.contentOffset
+            node.contentInset = scroll.contentInset
+            node.verticalScrollIndicatorInsets = scroll.indicatorInsets
+            node.horizontalScrollIndicatorInsets = scroll.indicatorInsets
+            node.isScrollEnabled = scroll.isScrollEnabled
+            node.ignoreScrollingAdjustment = scroll.ignoreScrollingAdjustment
+            node.ignoreContentInsetAdjustment = scroll.ignoreContentInsetAdjustment
+            node.restoreContentOffset = scroll.restoreContentOffset
+        }
+        if let input = spec.input { applyInput(input, to: &node) }
+        if let text = spec.textView {
+            node.textContainerInset = text.textContainerInset
+            node.lineFragmentPadding = text.lineFragmentPadding
+            node.hasText = text.hasText
+        }
+    }
+
+    static func applyInput(_ input: InputSpec, to node: inout ViewNode) {
+        node.keyboardDistance = input.keyboardDistance
+        node.enableMode = input.enableMode
+        node.ignoreSwitchingByNextPrevious = input.ignoreSwitching
+    }
+
+    /// Adds everything inside a view: subviews, table header, rows, cells and collection items.
+    private mutating func addContent(of spec: ViewSpec, node: NodeID, name: String, size: Size, safe: EdgeInsets,
+                                     originInRoot: Point, content: ContentLayout) throws(ScenarioFileError) {
+        let bounds = Rect(origin: .zero, size: content.size ?? size)
+        let layout = ParentLayout(node: node, bounds: bounds, safeInsets: safe, originInRoot: originInRoot,
+                                  stack: spec.kind == .stackView ? spec.stack : nil)
+        if let table = spec.table {
+            for (indexPath, rect) in content.items { builder.addItem(indexPath, rect: rect, in: node) }
+            if let header = table.header {
+                let frame = Rect(x: 0, y: 0, width: bounds.width, height: header.height)
+                try addGroup(name: "$\(name).header", kind: .view, frame: frame, children: header.children,
+                             parent: layout)
+            }
+            for cell in table.cells {
+                guard let rect = content.items.first(where: { $0.0 == cell.indexPath })?.1 else { continue }
+                try addGroup(name: cell.id ?? LayoutResolver.cellName(name, cell.indexPath), kind: .tableCell,
+                             frame: rect, children: cell.children, parent: layout, indexPath: cell.indexPath, id: cell.id)
+            }
+        }
+        if let collection = spec.collection {
+            for (indexPath, rect) in content.items { builder.addItem(indexPath, rect: rect, in: node) }
+            for cell in collection.cells {
+                // Decoding refuses cells past the last item; a scenario built in code may still have one.
+                guard cell.indexPath.section == 0, content.items.indices.contains(cell.indexPath.item) else { continue }
+                let rect = content.items[cell.indexPath.item].1
+                try addGroup(name: cell.id ?? LayoutResolver.cellName(name, cell.indexPath), kind: .collectionCell,
+                             frame: rect, children: cell.children, parent: layout, indexPath: cell.indexPath, id: cell.id)
+            }
+        }
+        var cursor = 0.0
+        for child in spec.children {
+            var frame: Rect
+            if let stack = layout.stack {
+                let length = (stack.axis == .vertical ? child.frame.height : child.frame.width) ?? 0
+                let visible = !child.isHidden
+                if stack.axis == .vertical {
+                    frame = Rect(x: 0, y: cursor, width: bounds.width, height: visible ? length : 0)
+                } else {
+                    frame = Rect(x: cursor, y: 0, width: visible ? length : 0, height: bounds.height)
+                }
+                // UIStackView takes hidden arranged subviews out of the layout, spacing included.
+                if visible { cursor += length + stack.spacing }
+            } else {
+                let reference = child.frame.reference == .safeArea ? bounds.inset(by: layout.safeInsets) : bounds
+                frame = child.frame.resolve(in: reference)
+                if frame.width < 0 || frame.height < 0 {
+                    let horizontal = frame.width < 0
+                    let size = horizontal ? frame.width : frame.height
+                    let extent = horizontal ? reference.width : reference.height
+                    throw ScenarioFileError(
+                        at: child.frame.location, field: "\(child.path).frame.\(horizontal ? "width" : "height")",
+                        message: "resolves to \(formatted(size)) pt on \(device.key) in \(orientation)"
+                            + " (the reference is \(formatted(extent)) pt)")
+                }
+            }
+            try addView(child, frame: frame, parent: layout)
+        }
+    }
+
+    /// The node name of a cell the scenario gives no id: `$<owner>.cell[section,item]`.
+    static func cellName(_ owner: String, _ indexPath: IndexPath) -> String {
+        "$\(owner).cell[\(indexPath.section),\(indexPath.item)]"
+    }
+
+    /// Adds a scenario view and its subtree.
+    private mutating func addView(_ spec: ViewSpec, frame: Rect, parent: ParentLayout) throws(ScenarioFileError) {
+        let rectInRoot = frame.offsetBy(dx: parent.originInRoot.x, dy: parent.originInRoot.y)
+        let safe = LayoutResolver.overlap(of: rectInRoot, with: rootSafe, in: rootSize)
+        let content = try contentLayout(of: spec, size: frame.size)
+        let node = builder.addView(spec.id, spec.kind, frame: frame, in: parent.node) { node in
+            node.safeAreaInsets = safe
+            LayoutResolver.apply(spec, contentSize: content.size, to: &node)
+        }
+        nodeIDs[spec.id] = node
+        if spec.kind == .searchBar {
+            searchBars[spec.id] = node
+            let fieldFrame = Rect(x: 8, y: 6, width: max(frame.width - 16, 0), height: max(frame.height - 12, 0))
+            let fieldSafe = LayoutResolver.overlap(of: fieldFrame.offsetBy(dx: rectInRoot.x, dy: rectInRoot.y),
+                                                   with: rootSafe, in: rootSize)
+            let field = builder.addView(spec.id + ".field", .searchTextField, frame: fieldFrame, in: node) { field in
+                field.safeAreaInsets = fieldSafe
+                field.isEnabled = spec.isEnabled
+                if let input = spec.input { LayoutResolver.applyInput(input, to: &field) }
+            }
+            nodeIDs[spec.id] = field
+            nodeIDs[spec.id + ".field"] = field
+            if spec.isNavigationItemSearch { navigationSearchField = field }
+        }
+        let offset = spec.scroll?.contentOffset ?? .zero
+        let origin = Point(x: rectInRoot.x - (spec.kind.isScrollView ? offset.x : 0),
+                           y: rectInRoot.y - (spec.kind.isScrollView ? offset.y : 0))
+        try addContent(of: spec, node: node, name: spec.id, size: frame.size, safe: safe, originInRoot: origin,
+                       content: content)
+    }
+
+    /// Adds a generated plain container (table header, cell) and the scenario views inside it.
+    private mutating func addGroup(name: String, kind: ViewKind, frame: Rect, children: [ViewSpec],
+                                   parent: ParentLayout, indexPath: IndexPath? = nil, id: String? = nil)
+        throws(ScenarioFileError) {
+        let rectInRoot = frame.offsetBy(dx: parent.originInRoot.x, dy: parent.originInRoot.y)
+        let safe = LayoutResolver.overlap(of: rectInRoot, with: rootSafe, in: rootSize)
+        let node = builder.addView(name, kind, frame: frame, in: parent.node) { node in
+            node.safeAreaInsets = safe
+            node.indexPath = indexPath
+        }
+        if let id { nodeIDs[id] = node }
+        var group = ViewSpec(id: name, kind: kind, frame: FrameSpec(location: scenario.source), path: name,
+                             location: scenario.source)
+        group.children = children
+        try addContent(of: group, node: node, name: name, size: frame.size, safe: safe,
+                       originInRoot: Point(x: rectInRoot.x, y: rectInRoot.y), content: ContentLayout())
+    }
+}

@@ -1,0 +1,408 @@
+import Yams
+
+/// How a number read from a file must behave; every rule also caps the magnitude at 1e6 points.
+enum NumberRule {
+    /// Any finite value (positions, offsets, insets that may be negative).
+    case finite
+    /// Zero or more (sizes, insets, spacing).
+    case nonNegative
+    /// Strictly more than zero (screen sizes, scale, keyboard heights).
+    case positive
+    /// Between 0 and 1 (alpha).
+    case fraction
+}
+
+/// A mapping node opened for reading: its entries by key, the dotted path that names it, where it starts.
+struct Fields {
+    /// One `key: value` pair.
+    struct Entry {
+        /// Where the key is written, which is where errors about the key point.
+        let keyLocation: SourceLocation
+        /// The value node.
+        let value: Node
+    }
+
+    /// Dotted path of the mapping, e.g. `views[2].frame`; empty at the top level.
+    let path: String
+    /// Where the mapping starts (missing-field errors point here).
+    let location: SourceLocation
+    /// Entries by key.
+    let entries: [String: Entry]
+
+    /// The dotted path of one of the mapping's fields.
+    func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The value of `key`, or `nil` when the key is absent or its value is null.
+    subscript(key: String) -> Node? {
+        guard let value = entries[key]?.value, !SourceDocument.isNull(value) else { return nil }
+        return value
+    }
+
+    /// Whether the key is written with a non-null value.
+    func has(_ key: String) -> Bool { self[key] != nil }
+
+    /// Where an error about `key` should point: the key itself, or the mapping when it is absent.
+    func location(of key: String) -> SourceLocation { entries[key]?.keyLocation ?? location }
+}
+
+/// Reads a YAML node tree field by field, collecting located errors instead of stopping at the first one.
+///
+/// A reader never throws: each accessor returns `nil` after recording what was wrong, so one pass over a
+/// file reports every independent problem. Decodable is not used because it loses source positions.
+struct NodeReader {
+    /// The file being read, as given to the loader.
+    let file: String
+    /// Problems found so far, in reading order.
+    private(set) var errors: [ScenarioFileError] = []
+    /// Mappings and list items left to visit; aliases can make a small file expand enormously.
+    private var budget = 100_000
+    /// Whether the budget ran out (reported once).
+    private var exhausted = false
+
+    /// Starts reading `file`.
+    init(file: String) { self.file = file }
+
+    // MARK: - Locations and errors
+
+    /// Where a node starts.
+    func location(of node: Node) -> SourceLocation {
+        let mark = node.mark
+        return SourceLocation(file: file, line: max(mark?.line ?? 1, 1), column: max(mark?.column ?? 1, 1))
+    }
+
+    /// Records an error at a location.
+    mutating func fail(at location: SourceLocation, _ field: String, _ message: String) {
+        errors.append(ScenarioFileError(at: location, field: field, message: message))
+    }
+
+    /// Records an error at a node.
+    mutating func fail(_ node: Node, _ field: String, _ message: String) {
+        fail(at: location(of: node), field, message)
+    }
+
+    /// Records a missing required field against the mapping that lacks it.
+    mutating func missing(_ fields: Fields, _ key: String, _ what: String? = nil) {
+        if let written = fields.entries[key] {
+            fail(at: written.keyLocation, fields.path(key), "expected \(what ?? "a value"), found null")
+        } else {
+            fail(at: fields.location, fields.path(key), "missing required field '\(key)'")
+        }
+    }
+
+    /// A short description of what a node holds, for "expected …, found …" messages.
+    static func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar):
+            if SourceDocument.isNull(node) { return "null" }
+            var text = scalar.string
+            if text.count > 40 { text = String(text.prefix(37)) + "…" }
+            return scalar.style == .plain ? "'\(text)'" : "the string '\(text)'"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    private mutating func spend() -> Bool {
+        if budget > 0 { budget -= 1; return true }
+        if !exhausted {
+            exhausted = true
+            // First, so the per-file error limit cannot hide the reason for everything after it.
+            errors.insert(ScenarioFileError(file: file, line: 1, column: 1, field: "",
+                                            message: "the file expands to more than 100000 mappings and list items (aliases?); not read further"),
+                          at: 0)
+        }
+        return false
+    }
+
+    // MARK: - Mappings and lists
+
+    /// Opens a mapping, rejecting keys outside `allowed`.
+    ///
+    /// `elsewhere` explains keys that exist in the format but not at this place, e.g. `sections` on a
+    /// text field; any other unknown key gets a "did you mean" suggestion when one is close.
+    mutating func open(_ node: Node, at path: String, allowed: [String],
+                       elsewhere: [String: String] = [:], what: String = "a mapping") -> Fields? {
+        guard spend() else { return nil }
+        guard case .mapping(let mapping) = node else {
+            fail(node, path, "expected \(what), found \(NodeReader.describe(node))")
+            return nil
+        }
+        var entries: [String: Fields.Entry] = [:]
+        let base = path.isEmpty ? "" : path + "."
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode, !SourceDocument.isNull(keyNode) else {
+                fail(keyNode, path, "keys must be plain strings, found \(NodeReader.describe(keyNode))")
+                continue
+            }
+            let key = scalar.string
+            let keyLocation = location(of: keyNode)
+            if !allowed.contains(key) {
+                if let reason = elsewhere[key] {
+                    fail(at: keyLocation, base + key, "'\(key)' is not allowed here: \(reason)")
+                } else {
+                    fail(at: keyLocation, base + key,
+                         "unknown field '\(key)'\(Spelling.didYouMean(key, allowed))")
+                }
+                continue
+            }
+            entries[key] = Fields.Entry(keyLocation: keyLocation, value: value)
+        }
+        return Fields(path: path, location: location(of: node), entries: entries)
+    }
+
+    /// Opens the mapping stored under `key`; `nil` when absent or wrong.
+    mutating func open(_ fields: Fields, _ key: String, allowed: [String],
+                       elsewhere: [String: String] = [:], required: Bool = false) -> Fields? {
+        guard let node = fields[key] else {
+            if required { missing(fields, key, "a mapping") }
+            return nil
+        }
+        return open(node, at: fields.path(key), allowed: allowed, elsewhere: elsewhere)
+    }
+
+    /// The items of a list node with their paths.
+    mutating func items(_ node: Node, at path: String, what: String = "a list") -> [(node: Node, path: String)]? {
+        guard case .sequence(let sequence) = node else {
+            fail(node, path, "expected \(what), found \(NodeReader.describe(node))")
+            return nil
+        }
+        var result: [(node: Node, path: String)] = []
+        for (index, item) in sequence.enumerated() {
+            guard spend() else { return result }
+            result.append((item, "\(path)[\(index)]"))
+        }
+        return result
+    }
+
+    /// The items of the list stored under `key`.
+    mutating func items(_ fields: Fields, _ key: String, required: Bool = false) -> [(node: Node, path: String)]? {
+        guard let node = fields[key] else {
+            if required { missing(fields, key, "a list") }
+            return nil
+        }
+        return items(node, at: fields.path(key))
+    }
+
+    // MARK: - Scalars
+
+    /// A string scalar; numbers and booleans written plainly are accepted as their text.
+    mutating func string(_ node: Node, at path: String) -> String? {
+        guard case .scalar(let scalar) = node, !SourceDocument.isNull(node) else {
+            fail(node, path, "expected a string, found \(NodeReader.describe(node))")
+            return nil
+        }
+        return scalar.string
+    }
+
+    /// The string under `key`.
+    mutating func string(_ fields: Fields, _ key: String, required: Bool = false) -> String? {
+        guard let node = fields[key] else {
+            if required { missing(fields, key, "a string") }
+            return nil
+        }
+        return string(node, at: fields.path(key))
+    }
+
+    /// A number obeying `rule`; quoted numbers are rejected so JSON and YAML mean the same thing.
+    mutating func number(_ node: Node, at path: String, _ rule: NumberRule = .finite) -> Double? {
+        guard case .scalar(let scalar) = node, !SourceDocument.isNull(node) else {
+            fail(node, path, "expected a number, found \(NodeReader.describe(node))")
+            return nil
+        }
+        let text = scalar.string
+        guard scalar.style == .plain, let value = NodeReader.parseNumber(text) else {
+            fail(node, path, "expected a number, found \(NodeReader.describe(node))")
+            return nil
+        }
+        guard value.isFinite else {
+            fail(node, path, "expected a finite number, found '\(text)'")
+            return nil
+        }
+        guard abs(value) <= 1e6 else {
+            fail(node, path, "\(text) is out of range: at most 1000000 points")
+            return nil
+        }
+        switch rule {
+        case .finite:
+            break
+        case .nonNegative where value < 0:
+            fail(node, path, "must not be negative, found \(text)")
+            return nil
+        case .positive where value <= 0:
+            fail(node, path, "must be more than 0, found \(text)")
+            return nil
+        case .fraction where value < 0 || value > 1:
+            fail(node, path, "must be between 0 and 1, found \(text)")
+            return nil
+        default:
+            break
+        }
+        return value == 0 ? 0 : value
+    }
+
+    /// The number under `key`.
+    mutating func number(_ fields: Fields, _ key: String, _ rule: NumberRule = .finite, required: Bool = false) -> Double? {
+        guard let node = fields[key] else {
+            if required { missing(fields, key, "a number") }
+            return nil
+        }
+        return number(node, at: fields.path(key), rule)
+    }
+
+    /// A whole number of at least `minimum`.
+    mutating func integer(_ node: Node, at path: String, minimum: Int? = nil) -> Int? {
+        guard let value = number(node, at: path) else { return nil }
+        guard value == value.rounded() else {
+            fail(node, path, "expected a whole number, found \(NodeReader.describe(node))")
+            return nil
+        }
+        let integer = Int(value)
+        if let minimum, integer < minimum {
+            fail(node, path, "must be at least \(minimum), found \(integer)")
+            return nil
+        }
+        return integer
+    }
+
+    /// The whole number under `key`.
+    mutating func integer(_ fields: Fields, _ key: String, minimum: Int? = nil, required: Bool = false) -> Int? {
+        guard let node = fields[key] else {
+            if required { missing(fields, key, "a whole number") }
+            return nil
+        }
+        return integer(node, at: fields.path(key), minimum: minimum)
+    }
+
+    /// `true` or `false`, unquoted.
+    mutating func bool(_ node: Node, at path: String) -> Bool? {
+        if case .scalar(let scalar) = node, scalar.style == .plain {
+            switch scalar.string {
+            case "true", "True", "TRUE": return true
+            case "false", "False", "FALSE": return false
+            default: break
+            }
+        }
+        fail(node, path, "expected true or false, found \(NodeReader.describe(node))")
+        return nil
+    }
+
+    /// The boolean under `key`.
+    mutating func bool(_ fields: Fields, _ key: String) -> Bool? {
+        guard let node = fields[key] else { return nil }
+        return bool(node, at: fields.path(key))
+    }
+
+    /// One of an enumeration's raw values, optionally restricted to `cases`.
+    mutating func choice<Choice: RawRepresentable>(_ node: Node, at path: String, among cases: [Choice]) -> Choice?
+    where Choice.RawValue == String {
+        let names = cases.map(\.rawValue)
+        guard case .scalar(let scalar) = node, !SourceDocument.isNull(node) else {
+            fail(node, path, "expected one of \(NodeReader.list(names)), found \(NodeReader.describe(node))")
+            return nil
+        }
+        if let value = Choice(rawValue: scalar.string), names.contains(scalar.string) { return value }
+        fail(node, path, "expected one of \(NodeReader.list(names)), found '\(scalar.string)'"
+             + Spelling.didYouMean(scalar.string, names))
+        return nil
+    }
+
+    /// The enumeration value under `key`.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(
+        _ fields: Fields, _ key: String, _ type: Choice.Type, among cases: [Choice]? = nil, required: Bool = false
+    ) -> Choice? where Choice.RawValue == String {
+        guard let node = fields[key] else {
+            if required { missing(fields, key, "a value") }
+            return nil
+        }
+        return choice(node, at: fields.path(key), among: cases ?? Array(Choice.allCases))
+    }
+
+    /// A list of strings.
+    mutating func strings(_ fields: Fields, _ key: String) -> [Located<String>]? {
+        guard let items = items(fields, key) else { return nil }
+        var result: [Located<String>] = []
+        for item in items {
+            if let text = string(item.node, at: item.path) {
+                result.append(Located(text, at: location(of: item.node)))
+            }
+        }
+        return result
+    }
+
+    /// `'a', 'b' or 'c'`, for messages listing the accepted values.
+    static func list(_ names: [String]) -> String {
+        let quoted = names.map { "'\($0)'" }
+        guard quoted.count > 1 else { return quoted.first ?? "nothing" }
+        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+    }
+
+    /// Parses a plain scalar as a number, YAML's `.inf` and `.nan` spellings included so they can be refused.
+    static func parseNumber(_ text: String) -> Double? {
+        switch text.lowercased() {
+        case ".nan": return .nan
+        case ".inf", "+.inf": return .infinity
+        case "-.inf": return -.infinity
+        default: break
+        }
+        guard let first = text.unicodeScalars.first,
+              first == "-" || first == "+" || first == "." || ("0"..."9").contains(first)
+                || text.lowercased().hasPrefix("nan") || text.lowercased().hasPrefix("inf")
+                || text.lowercased().hasPrefix("-inf") || text.lowercased().hasPrefix("+inf") else { return nil }
+        return Double(text)
+    }
+}
+
+/// A value together with where it was written, so later checks can still point at the source.
+public struct Located<Value> {
+    /// The value.
+    public var value: Value
+    /// Where it was written.
+    public var location: SourceLocation
+
+    /// Wraps a value with its location.
+    public init(_ value: Value, at location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+}
+
+extension Located: Sendable where Value: Sendable {}
+extension Located: Equatable where Value: Equatable {}
+extension Located: Hashable where Value: Hashable {}
+
+/// Spelling suggestions for unknown names.
+public enum Spelling {
+    /// Levenshtein edit distance (insertions, deletions, substitutions) over Unicode scalars.
+    public static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// The closest candidate within edit distance 2 (the first one on ties), if any.
+    public static func suggestion(for word: String, among candidates: [String]) -> String? {
+        var best: (name: String, distance: Int)?
+        for candidate in candidates where candidate != word {
+            let d = distance(word, candidate)
+            if d <= 2, d < (best?.distance ?? .max) { best = (candidate, d) }
+        }
+        return best?.name
+    }
+
+    /// `; did you mean 'X'?` when a close candidate exists, else the empty string.
+    public static func didYouMean(_ word: String, _ candidates: [String]) -> String {
+        suggestion(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+}

@@ -1,0 +1,194 @@
+import KeyboardAvoidance
+
+/// The normalised form of a scenario: every default filled in, source positions left out, so the
+/// definition hash changes exactly when what a run would do changes (or the title, tags, description).
+extension Scenario {
+    /// The canonical JSON value of the scenario.
+    var canonicalValue: CanonicalJSON {
+        var object: [String: CanonicalJSON] = [
+            "key": .string(key),
+            "title": .string(title),
+            "description": description.map(CanonicalJSON.string) ?? .null,
+            "tags": .array(tags.map(CanonicalJSON.string)),
+            "container": .string(container.rawValue),
+            "controller": .object(["kind": .string(controller.kind.rawValue),
+                                   "class": controller.className.map(CanonicalJSON.string) ?? .null]),
+            "rootView": rootView.canonicalRoot(alias: rootViewAlias),
+            "options": options.canonicalValue,
+            "matrix": matrix.canonicalValue,
+            "views": .array(views.map(\.canonicalValue)),
+            "steps": .array(steps.map { $0.value.canonicalValue }),
+            "expect": .array(expectations.map(\.canonicalValue)),
+        ]
+        if container.hasNavigationBar {
+            object["navigationBar"] = .object(["hidden": .bool(navigationBar.isHidden),
+                                               "largeTitle": .bool(navigationBar.isLargeTitle)])
+        }
+        if container.isPresented {
+            object["presentation"] = .object(["width": .optional(presentation.width),
+                                              "height": .optional(presentation.height),
+                                              "x": .optional(presentation.x), "y": .optional(presentation.y)])
+        }
+        return .object(object)
+    }
+}
+
+extension ViewSpec {
+    /// The canonical JSON value of the view and its subtree.
+    var canonicalValue: CanonicalJSON {
+        var object = kindFields
+        object["id"] = .string(id)
+        object["frame"] = frame.canonicalValue
+        object["hidden"] = .bool(isHidden)
+        object["alpha"] = .number(alpha)
+        object["userInteraction"] = .bool(isUserInteractionEnabled)
+        object["enabled"] = .bool(isEnabled)
+        object["tag"] = .number(Double(tag))
+        return .object(object)
+    }
+
+    /// The content root: no frame or common fields (the container decides them).
+    func canonicalRoot(alias: String?) -> CanonicalJSON {
+        var object = kindFields
+        object["views"] = nil
+        object["id"] = alias.map(CanonicalJSON.string) ?? .null
+        return .object(object)
+    }
+
+    /// Kind and the fields that apply to it.
+    private var kindFields: [String: CanonicalJSON] {
+        var object: [String: CanonicalJSON] = ["kind": .string(kind.rawValue)]
+        if ViewFields.specific(to: kind).contains("views") {
+            object["views"] = .array(children.map(\.canonicalValue))
+        }
+        if let scroll {
+            object["contentSize"] = .object(["width": .optional(scroll.contentWidth),
+                                             "height": .optional(scroll.contentHeight)])
+            object["contentOffset"] = .point(scroll.contentOffset)
+            object["contentInset"] = .insets(scroll.contentInset)
+            object["indicatorInsets"] = .insets(scroll.indicatorInsets)
+            object["scrollEnabled"] = .bool(scroll.isScrollEnabled)
+            object["ignoreScrollingAdjustment"] = .bool(scroll.ignoreScrollingAdjustment)
+            object["ignoreContentInsetAdjustment"] = .bool(scroll.ignoreContentInsetAdjustment)
+            object["restoreContentOffset"] = .bool(scroll.restoreContentOffset)
+        }
+        if let input {
+            object["keyboardDistance"] = .optional(input.keyboardDistance)
+            object["enableMode"] = .string(input.enableMode.rawValue)
+            object["ignoreSwitching"] = .bool(input.ignoreSwitching)
+        }
+        if let textView {
+            object["textContainerInset"] = .insets(textView.textContainerInset)
+            object["lineFragmentPadding"] = .number(textView.lineFragmentPadding)
+            object["hasText"] = .bool(textView.hasText)
+        }
+        if kind == .searchBar { object["navigationItemSearch"] = .bool(isNavigationItemSearch) }
+        if let stack {
+            object["axis"] = .string(stack.axis.rawValue)
+            object["spacing"] = .number(stack.spacing)
+        }
+        if let table {
+            object["sections"] = .array(table.sections.map {
+                .object(["header": .number($0.header), "footer": .number($0.footer),
+                         "rows": .array($0.rowHeights.map(CanonicalJSON.number))])
+            })
+            object["tableHeader"] = table.header.map {
+                .object(["height": .number($0.height), "views": .array($0.children.map(\.canonicalValue))])
+            } ?? .null
+            object["cells"] = .array(table.cells.map(\.canonicalValue))
+        }
+        if let collection {
+            object["layout"] = .object([
+                "direction": .string(collection.direction.rawValue), "itemSize": .size(collection.itemSize),
+                "spacing": .number(collection.spacing), "inset": .insets(collection.inset),
+                "items": .number(Double(collection.items)),
+            ])
+            object["cells"] = .array(collection.cells.map(\.canonicalValue))
+        }
+        return object
+    }
+}
+
+extension CellSpec {
+    /// The canonical JSON value of the cell.
+    var canonicalValue: CanonicalJSON {
+        .object(["indexPath": .array([.number(Double(indexPath.section)), .number(Double(indexPath.item))]),
+                 "id": id.map(CanonicalJSON.string) ?? .null,
+                 "views": .array(children.map(\.canonicalValue))])
+    }
+}
+
+extension FrameSpec {
+    /// The given edges (absent ones stay absent: they are part of the constraint) and the reference,
+    /// written only when it is not the default `bounds`, so stack children (which take no `in`) parse back.
+    var canonicalValue: CanonicalJSON {
+        var object: [String: CanonicalJSON] = [:]
+        if reference != .bounds { object["in"] = .string(reference.rawValue) }
+        let edges: [(String, Double?)] = [("left", left), ("right", right), ("width", width), ("centerX", centerX),
+                                          ("top", top), ("bottom", bottom), ("height", height), ("centerY", centerY)]
+        for (name, value) in edges { if let value { object[name] = .number(value) } }
+        return .object(object)
+    }
+}
+
+extension ScenarioOptions {
+    /// Every option, defaults included.
+    var canonicalValue: CanonicalJSON {
+        var quirkObject: [String: CanonicalJSON] = [:]
+        for (name, keyPath) in ScenarioOptions.quirkNames { quirkObject[name] = .bool(quirks[keyPath: keyPath]) }
+        return .object(["enabled": .bool(isEnabled), "keyboardDistance": .number(keyboardDistance),
+                        "disabledClasses": .array(disabledClasses.map(CanonicalJSON.string)),
+                        "enabledClasses": .array(enabledClasses.map(CanonicalJSON.string)),
+                        "quirks": .object(quirkObject)])
+    }
+}
+
+extension ScenarioMatrix {
+    /// The restrictions; `null` means all.
+    var canonicalValue: CanonicalJSON {
+        func list(_ values: [String]?) -> CanonicalJSON { values.map { .array($0.map(CanonicalJSON.string)) } ?? .null }
+        return .object(["devices": list(devices?.map(\.value)), "idioms": list(idioms?.map(\.rawValue)),
+                        "orientations": list(orientations?.map(\.rawValue)),
+                        "keyboards": list(keyboards?.map(\.rawValue)), "strategies": list(strategies?.map(\.value))])
+    }
+}
+
+extension ScenarioStep {
+    /// The step as written in a file, in its long form.
+    var canonicalValue: CanonicalJSON {
+        switch self {
+        case let .focus(id, order): return .object(["focus": .string(id), "order": .string(order.rawValue)])
+        case .keyboard(.show): return .object(["keyboard": .string("show")])
+        case .keyboard(.hide): return .object(["keyboard": .string("hide")])
+        case .keyboard(.kind(let kind)): return .object(["keyboard": .object(["kind": .string(kind.rawValue)])])
+        case .keyboard(.frame(let rect)): return .object(["keyboard": .object(["frame": .rect(rect)])])
+        case .dismiss: return .string("dismiss")
+        case .endEditing: return .string("endEditing")
+        case .rotate(let orientation): return .object(["rotate": .string(orientation.rawValue)])
+        case .next: return .string("next")
+        case .previous: return .string("previous")
+        case .background: return .string("background")
+        case .becomeActive: return .string("becomeActive")
+        case .enable(let on): return .object(["enable": .bool(on)])
+        case .reloadLayout: return .string("reloadLayout")
+        case .pop(let phase): return .object(["pop": .string(phase.rawValue)])
+        }
+    }
+}
+
+extension Expectation {
+    /// The expectation with its scope normalised (`device: X` becomes `devices: [X]`).
+    var canonicalValue: CanonicalJSON {
+        var values: [String: CanonicalJSON] = [:]
+        for value in self.values { values[value.metric.description] = .number(value.value) }
+        return .object([
+            "step": .number(Double(step)),
+            "devices": devices.map { .array($0.map(CanonicalJSON.string)) } ?? .null,
+            "orientation": orientation.map { .string($0.rawValue) } ?? .null,
+            "keyboard": keyboard.map { .string($0.rawValue) } ?? .null,
+            "strategy": strategy.map(CanonicalJSON.string) ?? .null,
+            "tolerance": .number(tolerance),
+            "values": .object(values),
+        ])
+    }
+}

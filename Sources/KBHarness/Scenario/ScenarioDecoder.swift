@@ -1,0 +1,867 @@
+import KeyboardAvoidance
+import Yams
+
+/// Which fields a view mapping accepts, by kind; the decoder uses it for unknown-key messages too.
+enum ViewFields {
+    static let common = ["id", "kind", "frame", "hidden", "alpha", "userInteraction", "enabled", "tag"]
+    static let children = ["views"]
+    static let scroll = ["contentSize", "contentOffset", "contentInset", "indicatorInsets", "scrollEnabled",
+                         "ignoreScrollingAdjustment", "ignoreContentInsetAdjustment", "restoreContentOffset"]
+    static let input = ["keyboardDistance", "enableMode", "ignoreSwitching"]
+    static let textView = ["textContainerInset", "lineFragmentPadding", "hasText"]
+    static let searchBar = ["navigationItemSearch"]
+    static let table = ["sections", "rows", "tableHeader", "cells"]
+    static let collection = ["layout", "cells"]
+    static let stack = ["axis", "spacing"]
+
+    /// The kind-specific fields of `kind` (common fields excluded).
+    static func specific(to kind: ViewKind) -> [String] {
+        switch kind {
+        case .view, .deepResponderContainer, .hostingView: return children
+        case .scrollView: return children + scroll
+        case .tableView: return children + scroll + table
+        case .collectionView: return children + scroll + collection
+        case .stackView: return children + stack
+        case .textField: return input
+        case .textView: return scroll + input + textView
+        case .searchBar: return input + searchBar
+        default: return []
+        }
+    }
+
+    /// Every field some view kind accepts.
+    static let all: [String] = {
+        var seen = Set<String>()
+        return (common + children + scroll + input + textView + searchBar + table + collection + stack)
+            .filter { seen.insert($0).inserted }
+    }()
+
+    /// Fields of each declarable kind, computed once: views are read in bulk.
+    static let allowedByKind: [ViewKind: [String]] = Dictionary(
+        uniqueKeysWithValues: ViewSpec.declarableKinds.map { ($0, common + specific(to: $0)) })
+
+    /// Explanations of the fields other kinds have, per declarable kind, computed once.
+    static let elsewhereByKind: [ViewKind: [String: String]] = Dictionary(
+        uniqueKeysWithValues: ViewSpec.declarableKinds.map { ($0, elsewhere(for: $0, allowed: allowedByKind[$0]!)) })
+
+    /// Explanations for fields that exist but not on `kind`.
+    static func elsewhere(for kind: ViewKind, allowed: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for key in all where !allowed.contains(key) {
+            let kinds = ViewSpec.declarableKinds.filter { specific(to: $0).contains(key) }.map(\.rawValue)
+            result[key] = kinds.isEmpty
+                ? "not a field of this view"
+                : "a \(kind.rawValue) has no '\(key)' (it applies to \(NodeReader.list(kinds).replacingOccurrences(of: "'", with: "")))"
+        }
+        return result
+    }
+}
+
+/// What the decoder knows about an id once its view is read, for validating steps and expectations.
+struct ViewIDInfo {
+    /// The view's kind (`searchTextField` for `<bar>.field`).
+    var kind: ViewKind
+    /// Where the view is written.
+    var location: SourceLocation
+    /// Why a step cannot focus it, or `nil` when it can.
+    var unfocusableReason: String?
+}
+
+/// Reads one scenario file's node tree into a `Scenario`, collecting every error it can.
+struct ScenarioDecoder {
+    /// The underlying reader and its errors.
+    var reader: NodeReader
+    /// Ids seen so far.
+    private(set) var ids: [String: ViewIDInfo] = [:]
+    /// Where the navigation-item search bar was declared, to refuse a second one.
+    private var navigationSearch: SourceLocation?
+    /// Total table rows and collection items, capped so resolution stays cheap.
+    private var itemCount = 0
+
+    /// The most table rows plus collection items a scenario may declare.
+    static let maximumItems = 20_000
+
+    /// Ids the metric names use for other things.
+    static let reservedIDs = ["focused", "keyboard"]
+
+    /// The top-level fields.
+    static let topLevelFields = ["key", "title", "description", "tags", "container", "navigationBar", "presentation",
+                                 "controller", "rootView", "options", "matrix", "views", "steps", "expect"]
+
+    /// Starts decoding `file`.
+    init(file: String) { reader = NodeReader(file: file) }
+
+    /// Decodes the scenario; `nil` when any error was recorded.
+    mutating func decode(_ node: Node) -> Scenario? {
+        let elsewhere = ["devices": "device profiles go in a devices file (top-level 'devices:' only)"]
+        guard let fields = reader.open(node, at: "", allowed: ScenarioDecoder.topLevelFields, elsewhere: elsewhere,
+                                       what: "a mapping with the scenario fields") else { return nil }
+        let top = reader.location(of: node)
+
+        let key = reader.string(fields, "key", required: true)
+        if let key, !Identifier.isScenarioKey(key) {
+            reader.fail(fields["key"]!, "key",
+                        "'\(key)' is not a valid scenario key: lower-case letters, digits and / _ . -, starting with a letter or digit")
+        }
+        let title = reader.string(fields, "title", required: true)
+        if let title, title.allSatisfy(\.isWhitespace) {
+            reader.fail(fields["title"]!, "title", "the title is empty")
+        }
+        let description = reader.string(fields, "description")
+        var tags: [String] = []
+        for tag in reader.strings(fields, "tags") ?? [] {
+            if tag.value.isEmpty || tag.value.contains(where: \.isWhitespace) {
+                reader.fail(at: tag.location, "tags", "'\(tag.value)' is not a valid tag: no spaces, not empty")
+            } else {
+                tags.append(tag.value)
+            }
+        }
+        let container = reader.choice(fields, "container", ContainerKind.self) ?? .plain
+
+        var navigationBar = NavigationBarSpec()
+        if fields.has("navigationBar") {
+            if container.hasNavigationBar {
+                if let bar = reader.open(fields, "navigationBar", allowed: ["hidden", "largeTitle"]) {
+                    navigationBar.isHidden = reader.bool(bar, "hidden") ?? false
+                    navigationBar.isLargeTitle = reader.bool(bar, "largeTitle") ?? false
+                }
+            } else {
+                reader.fail(at: fields.location(of: "navigationBar"), "navigationBar",
+                            "only navigation and navigationInTabBar containers have a navigation bar (container is \(container.rawValue))")
+            }
+        }
+        var presentation = PresentationSpec()
+        if fields.has("presentation") {
+            if container.isPresented {
+                if let sheet = reader.open(fields, "presentation", allowed: ["width", "height", "x", "y"]) {
+                    presentation.width = reader.number(sheet, "width", .positive)
+                    presentation.height = reader.number(sheet, "height", .positive)
+                    presentation.x = reader.number(sheet, "x")
+                    presentation.y = reader.number(sheet, "y")
+                }
+            } else {
+                reader.fail(at: fields.location(of: "presentation"), "presentation",
+                            "only formSheet and popover containers have a presentation frame (container is \(container.rawValue))")
+            }
+        }
+        var controller = ControllerSpec()
+        if let spec = reader.open(fields, "controller", allowed: ["kind", "class"]) {
+            controller.kind = reader.choice(spec, "kind", ControllerKind.self, among: ControllerSpec.allowedKinds)
+                ?? .viewController
+            if let name = reader.string(spec, "class") {
+                if name.isEmpty || name.contains(where: \.isWhitespace) {
+                    reader.fail(spec["class"]!, spec.path("class"), "'\(name)' is not a class name")
+                } else {
+                    controller.className = name
+                }
+            }
+        }
+
+        var (rootView, rootAlias) = decodeRootView(fields, controller: controller, scenarioLocation: top)
+        let rootAxis = rootView.kind == .stackView ? rootView.stack?.axis : nil
+        for item in reader.items(fields, "views") ?? [] {
+            if let view = decodeView(item.node, at: item.path, stackAxis: rootAxis, hiddenAncestor: nil) {
+                rootView.children.append(view)
+            }
+        }
+
+        let options = decodeOptions(fields)
+        let matrix = decodeMatrix(fields, scenarioLocation: top)
+
+        var steps: [Located<ScenarioStep>] = []
+        let stepItems = reader.items(fields, "steps") ?? []
+        for item in stepItems {
+            if let step = decodeStep(item.node, at: item.path) {
+                steps.append(Located(step, at: reader.location(of: item.node)))
+            }
+        }
+        let stepCount = stepItems.count
+        var expectations: [Expectation] = []
+        for item in reader.items(fields, "expect") ?? [] {
+            if let expectation = decodeExpectation(item.node, at: item.path, stepCount: stepCount) {
+                expectations.append(expectation)
+            }
+        }
+
+        guard reader.errors.isEmpty, let key, let title else { return nil }
+        return Scenario(key: key, title: title, description: description, tags: Array(Set(tags)).sorted(),
+                        container: container, navigationBar: navigationBar, presentation: presentation,
+                        controller: controller, rootView: rootView, rootViewAlias: rootAlias, options: options,
+                        matrix: matrix, steps: steps, expectations: expectations, source: top)
+    }
+
+    // MARK: - Views
+
+    private mutating func register(_ id: String, kind: ViewKind, node: Node, field: String, unfocusable: String?) {
+        let location = reader.location(of: node)
+        if !Identifier.isViewID(id) {
+            reader.fail(node, field, "'\(id)' is not a valid view id: letters, digits and _ . -, starting with a letter")
+            return
+        }
+        if ScenarioDecoder.reservedIDs.contains(id) {
+            reader.fail(node, field, "'\(id)' is reserved for metrics ('\(id).…'); choose another id")
+            return
+        }
+        if let first = ids[id] {
+            let place = first.location.file == location.file ? "line \(first.location.line)" : first.location.description
+            reader.fail(node, field, "duplicate view id '\(id)' (first used at \(place))")
+            return
+        }
+        ids[id] = ViewIDInfo(kind: kind, location: location, unfocusableReason: unfocusable)
+    }
+
+    private mutating func decodeRootView(_ fields: Fields, controller: ControllerSpec,
+                                         scenarioLocation: SourceLocation) -> (ViewSpec, String?) {
+        let defaultKind = controller.defaultRootViewKind
+        var root = ViewSpec(id: "$root", kind: defaultKind, frame: FrameSpec(location: scenarioLocation),
+                            path: "rootView", location: fields.location(of: "rootView"))
+        guard let node = fields["rootView"] else {
+            fillDefaults(&root)
+            return (root, nil)
+        }
+        let kindNode = ScenarioDecoder.value(of: "kind", in: node)
+        var kind = defaultKind
+        if let kindNode, let chosen = reader.choice(kindNode, at: "rootView.kind", among: ViewSpec.rootKinds) {
+            kind = chosen
+            if controller.kind != .viewController, controller.kind.defaultRootKind != chosen,
+               [.tableViewController, .collectionViewController, .hostingController].contains(controller.kind) {
+                reader.fail(kindNode, "rootView.kind",
+                            "a \(controller.kind.rawValue)'s view is a \(controller.kind.defaultRootKind.rawValue), not a \(chosen.rawValue)")
+            }
+        }
+        root.kind = kind
+        let allowed = ["id", "kind"] + ViewFields.specific(to: kind).filter { $0 != "views" }
+        var elsewhere = ViewFields.elsewhere(for: kind, allowed: allowed)
+        elsewhere["views"] = "the root view's subviews are the top-level 'views' list"
+        elsewhere["frame"] = "the container sets the root view's frame"
+        for key in ["hidden", "alpha", "userInteraction", "enabled", "tag"] {
+            elsewhere[key] = "set it on a subview; the root view stays visible and interactive"
+        }
+        guard let spec = reader.open(node, at: "rootView", allowed: allowed, elsewhere: elsewhere) else {
+            fillDefaults(&root)
+            return (root, nil)
+        }
+        root.location = spec.location
+        var alias: String?
+        if let id = reader.string(spec, "id") {
+            register(id, kind: kind, node: spec["id"]!, field: "rootView.id",
+                     unfocusable: "it is the root view, not a text input")
+            alias = id
+        }
+        readKindFields(spec, into: &root, hiddenAncestor: nil)
+        return (root, alias)
+    }
+
+    /// Reads one view mapping and its subtree.
+    mutating func decodeView(_ node: Node, at path: String, stackAxis: StackAxis?, hiddenAncestor: String?) -> ViewSpec? {
+        guard case .mapping = node else {
+            reader.fail(node, path, "expected a view mapping with 'id' and 'kind', found \(NodeReader.describe(node))")
+            return nil
+        }
+        var kind: ViewKind?
+        if let kindNode = ScenarioDecoder.value(of: "kind", in: node) {
+            kind = reader.choice(kindNode, at: path + ".kind", among: ViewSpec.declarableKinds)
+        } else {
+            reader.fail(node, path + ".kind", "missing required field 'kind'")
+        }
+        let allowed = kind.flatMap { ViewFields.allowedByKind[$0] } ?? ViewFields.all
+        let elsewhere = kind.flatMap { ViewFields.elsewhereByKind[$0] } ?? [:]
+        guard let fields = reader.open(node, at: path, allowed: allowed, elsewhere: elsewhere) else { return nil }
+        let id = reader.string(fields, "id", required: true)
+        guard let kind else {
+            // Still read the subtree so its errors show up in the same pass.
+            for item in reader.items(fields, "views") ?? [] {
+                _ = decodeView(item.node, at: item.path, stackAxis: nil, hiddenAncestor: hiddenAncestor)
+            }
+            return nil
+        }
+        let frame = decodeFrame(fields, stackAxis: stackAxis)
+        var view = ViewSpec(id: id ?? "", kind: kind, frame: frame, path: path, location: fields.location)
+        view.isHidden = reader.bool(fields, "hidden") ?? false
+        view.alpha = reader.number(fields, "alpha", .fraction) ?? 1
+        view.isUserInteractionEnabled = reader.bool(fields, "userInteraction") ?? true
+        view.isEnabled = reader.bool(fields, "enabled") ?? true
+        view.tag = reader.integer(fields, "tag") ?? 0
+
+        var hidden = hiddenAncestor
+        if hidden == nil, let id, view.isHidden || view.alpha == 0 {
+            hidden = "it is inside '\(id)', which is \(view.isHidden ? "hidden" : "transparent (alpha 0)")"
+        }
+        if let id, let idNode = fields["id"] {
+            var reason: String?
+            if !kind.isTextInputView {
+                reason = "it is a \(kind.rawValue), not a text input (textField, textView or searchBar)"
+            } else if view.isHidden {
+                reason = "it is hidden"
+            } else if view.alpha == 0 {
+                reason = "its alpha is 0"
+            } else if !view.isEnabled {
+                reason = "it is disabled (enabled: false)"
+            } else if !view.isUserInteractionEnabled {
+                reason = "its userInteraction is false"
+            } else if let hiddenAncestor {
+                reason = hiddenAncestor
+            }
+            register(id, kind: kind, node: idNode, field: fields.path("id"), unfocusable: reason)
+            if kind == .searchBar {
+                let fieldID = id + ".field"
+                if let clash = ids[fieldID] {
+                    reader.fail(idNode, fields.path("id"),
+                                "search bar '\(id)' creates '\(fieldID)', which is already a view id (line \(clash.location.line))")
+                } else if ids[id] != nil {
+                    ids[fieldID] = ViewIDInfo(kind: .searchTextField, location: reader.location(of: idNode),
+                                              unfocusableReason: reason)
+                }
+            }
+        }
+        readKindFields(fields, into: &view, hiddenAncestor: hidden)
+        return view
+    }
+
+    /// UIKit defaults of the kind-specific parts, for views whose mapping is absent.
+    private func fillDefaults(_ view: inout ViewSpec) {
+        if view.kind.isScrollView { view.scroll = ScrollSpec() }
+        switch view.kind {
+        case .tableView: view.table = TableSpec()
+        case .collectionView: view.collection = CollectionSpec(itemSize: Size(width: 50, height: 50), items: 0)
+        case .stackView: view.stack = StackSpec()
+        default: break
+        }
+    }
+
+    private mutating func readKindFields(_ fields: Fields, into view: inout ViewSpec, hiddenAncestor: String?) {
+        fillDefaults(&view)
+        let kind = view.kind
+        if kind.isScrollView { view.scroll = decodeScroll(fields) }
+        if kind.isTextInputView { view.input = decodeInput(fields) }
+        if kind == .textView {
+            var text = TextViewSpec()
+            if let insets = decodeEdges(fields, "textContainerInset", .nonNegative, defaults: text.textContainerInset) {
+                text.textContainerInset = insets
+            }
+            text.lineFragmentPadding = reader.number(fields, "lineFragmentPadding", .nonNegative) ?? 5
+            text.hasText = reader.bool(fields, "hasText") ?? false
+            view.textView = text
+        }
+        if kind == .searchBar, reader.bool(fields, "navigationItemSearch") == true {
+            if let first = navigationSearch {
+                reader.fail(at: fields.location(of: "navigationItemSearch"), fields.path("navigationItemSearch"),
+                            "only one search bar can be the navigation item's (the first is at line \(first.line))")
+            } else {
+                navigationSearch = fields.location(of: "navigationItemSearch")
+                view.isNavigationItemSearch = true
+            }
+        }
+        if kind == .stackView {
+            var stack = StackSpec()
+            stack.axis = reader.choice(fields, "axis", StackAxis.self) ?? .vertical
+            stack.spacing = reader.number(fields, "spacing", .nonNegative) ?? 0
+            view.stack = stack
+        }
+        if kind == .tableView { view.table = decodeTable(fields, hiddenAncestor: hiddenAncestor) }
+        if kind == .collectionView {
+            view.collection = decodeCollection(fields, hiddenAncestor: hiddenAncestor)
+        }
+        if view.id != "$root" {
+            let axis = kind == .stackView ? view.stack?.axis : nil
+            for item in reader.items(fields, "views") ?? [] {
+                if let child = decodeView(item.node, at: item.path, stackAxis: axis, hiddenAncestor: hiddenAncestor) {
+                    view.children.append(child)
+                }
+            }
+        }
+    }
+
+    private mutating func decodeFrame(_ view: Fields, stackAxis: StackAxis?) -> FrameSpec {
+        let edges = ["left", "right", "width", "centerX", "top", "bottom", "height", "centerY", "in"]
+        var frame = FrameSpec(location: view.location(of: "frame"))
+        if let stackAxis {
+            let length = stackAxis == .vertical ? "height" : "width"
+            var elsewhere: [String: String] = [:]
+            for edge in edges where edge != length {
+                elsewhere[edge] = "a \(stackAxis.rawValue) stack view places its children; give only '\(length)'"
+            }
+            guard let fields = reader.open(view, "frame", allowed: [length], elsewhere: elsewhere) else {
+                if !view.has("frame") {
+                    reader.fail(at: view.location, view.path("frame.\(length)"),
+                                "a child of a \(stackAxis.rawValue) stack view needs 'frame: {\(length): …}'")
+                }
+                return frame
+            }
+            frame.location = fields.location
+            let value = reader.number(fields, length, .nonNegative, required: true)
+            if stackAxis == .vertical { frame.height = value } else { frame.width = value }
+            return frame
+        }
+        guard let fields = reader.open(view, "frame", allowed: edges) else { return frame }
+        frame.location = fields.location
+        frame.left = reader.number(fields, "left")
+        frame.right = reader.number(fields, "right")
+        frame.width = reader.number(fields, "width", .nonNegative)
+        frame.centerX = reader.number(fields, "centerX")
+        frame.top = reader.number(fields, "top")
+        frame.bottom = reader.number(fields, "bottom")
+        frame.height = reader.number(fields, "height", .nonNegative)
+        frame.centerY = reader.number(fields, "centerY")
+        frame.reference = reader.choice(fields, "in", FrameReference.self) ?? .bounds
+        checkAxis(fields, start: "left", end: "right", length: "width", center: "centerX")
+        checkAxis(fields, start: "top", end: "bottom", length: "height", center: "centerY")
+        return frame
+    }
+
+    /// Refuses combinations that over- or under-constrain one axis.
+    private mutating func checkAxis(_ fields: Fields, start: String, end: String, length: String, center: String) {
+        let hasStart = fields.has(start), hasEnd = fields.has(end), hasLength = fields.has(length)
+        if fields.has(center) {
+            if hasStart || hasEnd {
+                reader.fail(at: fields.location(of: center), fields.path(center),
+                            "'\(center)' cannot be combined with '\(hasStart ? start : end)'; give \(center) and \(length)")
+            } else if !hasLength {
+                reader.fail(at: fields.location(of: center), fields.path(center),
+                            "'\(center)' needs '\(length)' (the frame is under-constrained)")
+            }
+        } else if hasStart && hasEnd && hasLength {
+            reader.fail(at: fields.location(of: length), fields.path(length),
+                        "'\(start)', '\(end)' and '\(length)' over-constrain the frame; give two of them")
+        }
+    }
+
+    private mutating func decodeScroll(_ fields: Fields) -> ScrollSpec {
+        var scroll = ScrollSpec()
+        if let size = reader.open(fields, "contentSize", allowed: ["width", "height"]) {
+            scroll.contentWidth = reader.number(size, "width", .nonNegative)
+            scroll.contentHeight = reader.number(size, "height", .nonNegative)
+        }
+        if let offset = reader.open(fields, "contentOffset", allowed: ["x", "y"]) {
+            scroll.contentOffset = Point(x: reader.number(offset, "x") ?? 0, y: reader.number(offset, "y") ?? 0)
+        }
+        scroll.contentInset = decodeEdges(fields, "contentInset", .finite, defaults: .zero) ?? .zero
+        scroll.indicatorInsets = decodeEdges(fields, "indicatorInsets", .finite, defaults: .zero) ?? .zero
+        scroll.isScrollEnabled = reader.bool(fields, "scrollEnabled") ?? true
+        scroll.ignoreScrollingAdjustment = reader.bool(fields, "ignoreScrollingAdjustment") ?? false
+        scroll.ignoreContentInsetAdjustment = reader.bool(fields, "ignoreContentInsetAdjustment") ?? false
+        scroll.restoreContentOffset = reader.bool(fields, "restoreContentOffset") ?? false
+        return scroll
+    }
+
+    private mutating func decodeInput(_ fields: Fields) -> InputSpec {
+        var input = InputSpec()
+        input.keyboardDistance = reader.number(fields, "keyboardDistance")
+        input.enableMode = reader.choice(fields, "enableMode", EnableMode.self) ?? .default
+        input.ignoreSwitching = reader.bool(fields, "ignoreSwitching") ?? false
+        return input
+    }
+
+    /// Insets where unset edges keep `defaults`.
+    private mutating func decodeEdges(_ fields: Fields, _ key: String, _ rule: NumberRule,
+                                      defaults: EdgeInsets) -> EdgeInsets? {
+        guard let edges = reader.open(fields, key, allowed: ["top", "left", "bottom", "right"]) else { return nil }
+        return EdgeInsets(top: reader.number(edges, "top", rule) ?? defaults.top,
+                          left: reader.number(edges, "left", rule) ?? defaults.left,
+                          bottom: reader.number(edges, "bottom", rule) ?? defaults.bottom,
+                          right: reader.number(edges, "right", rule) ?? defaults.right)
+    }
+
+    private mutating func countItems(_ count: Int, at location: SourceLocation, _ field: String) -> Bool {
+        itemCount += count
+        if itemCount > ScenarioDecoder.maximumItems {
+            reader.fail(at: location, field,
+                        "more than \(ScenarioDecoder.maximumItems) table rows and collection items in one scenario")
+            return false
+        }
+        return true
+    }
+
+    private mutating func decodeTable(_ fields: Fields, hiddenAncestor: String?) -> TableSpec {
+        var table = TableSpec()
+        if fields.has("sections") && fields.has("rows") {
+            reader.fail(at: fields.location(of: "rows"), fields.path("rows"),
+                        "give either 'sections' or 'rows', not both ('rows' is one section without header or footer)")
+        } else if fields.has("rows") {
+            if let heights = decodeRows(fields, rowHeight: 44) {
+                table.sections = [TableSection(rowHeights: heights)]
+            }
+        }
+        for item in reader.items(fields, "sections") ?? [] {
+            guard let section = reader.open(item.node, at: item.path, allowed: ["header", "footer", "rowHeight", "rows"])
+            else { continue }
+            let header = reader.number(section, "header", .nonNegative) ?? 0
+            let footer = reader.number(section, "footer", .nonNegative) ?? 0
+            let rowHeight = reader.number(section, "rowHeight", .nonNegative)
+            if rowHeight != nil, case .sequence = section["rows"] {
+                reader.fail(at: section.location(of: "rowHeight"), section.path("rowHeight"),
+                            "'rowHeight' applies to a row count; 'rows' already lists each row's height")
+            }
+            let heights = decodeRows(section, rowHeight: rowHeight ?? 44) ?? []
+            table.sections.append(TableSection(header: header, footer: footer, rowHeights: heights))
+        }
+        if let header = reader.open(fields, "tableHeader", allowed: ["height", "views"]) {
+            let height = reader.number(header, "height", .nonNegative, required: true) ?? 0
+            var children: [ViewSpec] = []
+            for item in reader.items(header, "views") ?? [] {
+                if let child = decodeView(item.node, at: item.path, stackAxis: nil, hiddenAncestor: hiddenAncestor) {
+                    children.append(child)
+                }
+            }
+            table.header = TableHeaderSpec(height: height, children: children)
+        }
+        table.cells = decodeCells(fields, kind: .tableCell, hiddenAncestor: hiddenAncestor) {
+            [table] indexPath in
+            if table.hasRow(indexPath) { return nil }
+            if indexPath.section >= table.sections.count {
+                return "the table has no section \(indexPath.section) (it has \(table.sections.count))"
+            }
+            return "section \(indexPath.section) has no row \(indexPath.item) (it has \(table.sections[indexPath.section].rowHeights.count))"
+        }
+        return table
+    }
+
+    /// `rows: 12` (each `rowHeight` tall) or `rows: [44, 60, 44]`.
+    private mutating func decodeRows(_ fields: Fields, rowHeight: Double) -> [Double]? {
+        guard let node = fields["rows"] else { return [] }
+        let path = fields.path("rows")
+        if case .sequence = node {
+            guard let items = reader.items(node, at: path) else { return nil }
+            guard countItems(items.count, at: reader.location(of: node), path) else { return nil }
+            return items.compactMap { reader.number($0.node, at: $0.path, .nonNegative) }
+        }
+        guard let count = reader.integer(node, at: path, minimum: 0) else { return nil }
+        guard countItems(count, at: reader.location(of: node), path) else { return nil }
+        return Array(repeating: rowHeight, count: count)
+    }
+
+    private mutating func decodeCollection(_ fields: Fields, hiddenAncestor: String?) -> CollectionSpec {
+        var collection = CollectionSpec(itemSize: Size(width: 50, height: 50), items: 0)
+        if let layout = reader.open(fields, "layout", allowed: ["direction", "itemSize", "spacing", "inset", "items"]) {
+            collection.direction = reader.choice(layout, "direction", CollectionDirection.self) ?? .vertical
+            collection.itemSize = DeviceProfile.readSize(layout, "itemSize", reader: &reader, required: true)
+                ?? collection.itemSize
+            collection.spacing = reader.number(layout, "spacing", .nonNegative) ?? 10
+            collection.inset = decodeEdges(layout, "inset", .nonNegative, defaults: .zero) ?? .zero
+            let items = reader.integer(layout, "items", minimum: 0, required: true) ?? 0
+            if countItems(items, at: layout.location(of: "items"), layout.path("items")) { collection.items = items }
+        }
+        let items = collection.items
+        collection.cells = decodeCells(fields, kind: .collectionCell, hiddenAncestor: hiddenAncestor) {
+            indexPath in
+            if indexPath.section != 0 { return "a collection view has one section (0)" }
+            return indexPath.item < items ? nil : "the collection has no item \(indexPath.item) (it has \(items))"
+        }
+        return collection
+    }
+
+    private mutating func decodeCells(_ fields: Fields, kind: ViewKind, hiddenAncestor: String?,
+                                      missing: (IndexPath) -> String?) -> [CellSpec] {
+        var cells: [CellSpec] = []
+        var seen: [IndexPath: Int] = [:]
+        for item in reader.items(fields, "cells") ?? [] {
+            guard let cell = reader.open(item.node, at: item.path, allowed: ["indexPath", "id", "views"]) else { continue }
+            var indexPath: IndexPath?
+            if let node = cell["indexPath"] {
+                let parts = reader.items(node, at: cell.path("indexPath"), what: "a list [section, row]") ?? []
+                let numbers = parts.compactMap { reader.integer($0.node, at: $0.path, minimum: 0) }
+                if parts.count != 2 {
+                    reader.fail(node, cell.path("indexPath"), "expected [section, row], found \(parts.count) numbers")
+                } else if numbers.count == 2 {
+                    indexPath = IndexPath(section: numbers[0], item: numbers[1])
+                }
+            } else {
+                reader.missing(cell, "indexPath")
+            }
+            if let indexPath {
+                if let problem = missing(indexPath) {
+                    reader.fail(cell["indexPath"]!, cell.path("indexPath"), problem)
+                } else if let first = seen[indexPath] {
+                    reader.fail(cell["indexPath"]!, cell.path("indexPath"),
+                                "a cell for \(indexPath) is already declared at line \(first)")
+                } else {
+                    seen[indexPath] = reader.location(of: cell["indexPath"]!).line
+                }
+            }
+            let id = reader.string(cell, "id")
+            if let id {
+                register(id, kind: kind, node: cell["id"]!, field: cell.path("id"),
+                         unfocusable: "it is a \(kind.rawValue), not a text input")
+            }
+            var children: [ViewSpec] = []
+            for child in reader.items(cell, "views") ?? [] {
+                if let view = decodeView(child.node, at: child.path, stackAxis: nil, hiddenAncestor: hiddenAncestor) {
+                    children.append(view)
+                }
+            }
+            if let indexPath {
+                cells.append(CellSpec(indexPath: indexPath, id: id, children: children, path: item.path,
+                                      location: cell.location))
+            }
+        }
+        return cells
+    }
+
+    // MARK: - Options and matrix
+
+    private mutating func decodeOptions(_ fields: Fields) -> ScenarioOptions {
+        var options = ScenarioOptions()
+        guard let spec = reader.open(fields, "options", allowed: ["enabled", "keyboardDistance", "disabledClasses",
+                                                                 "enabledClasses", "quirks"]) else { return options }
+        options.isEnabled = reader.bool(spec, "enabled") ?? true
+        options.keyboardDistance = reader.number(spec, "keyboardDistance") ?? 10
+        if let names = reader.strings(spec, "disabledClasses") { options.disabledClasses = names.map(\.value) }
+        if let names = reader.strings(spec, "enabledClasses") { options.enabledClasses = names.map(\.value) }
+        if let quirks = reader.open(spec, "quirks", allowed: ScenarioOptions.quirkNames.map(\.name)) {
+            for (name, keyPath) in ScenarioOptions.quirkNames {
+                if let value = reader.bool(quirks, name) { options.quirks[keyPath: keyPath] = value }
+            }
+        }
+        return options
+    }
+
+    private mutating func decodeMatrix(_ fields: Fields, scenarioLocation: SourceLocation) -> ScenarioMatrix {
+        var matrix = ScenarioMatrix(location: scenarioLocation)
+        guard let spec = reader.open(fields, "matrix", allowed: ["devices", "idioms", "orientations", "keyboards",
+                                                                "strategies"]) else { return matrix }
+        matrix.location = spec.location
+        if spec.has("devices") && spec.has("idioms") {
+            reader.fail(at: spec.location(of: "idioms"), spec.path("idioms"),
+                        "give either 'devices' or 'idioms', not both")
+        }
+        matrix.devices = uniqueStrings(spec, "devices")
+        matrix.idioms = uniqueChoices(spec, "idioms", DeviceIdiom.self)
+        matrix.orientations = uniqueChoices(spec, "orientations", Orientation.self)
+        matrix.keyboards = uniqueChoices(spec, "keyboards", KeyboardKind.self)
+        matrix.strategies = uniqueStrings(spec, "strategies")
+        return matrix
+    }
+
+    private mutating func uniqueStrings(_ fields: Fields, _ key: String) -> [Located<String>]? {
+        guard let values = reader.strings(fields, key) else { return nil }
+        var seen = Set<String>()
+        for value in values where !seen.insert(value.value).inserted {
+            reader.fail(at: value.location, fields.path(key), "'\(value.value)' is listed twice")
+        }
+        if values.isEmpty {
+            reader.fail(at: fields.location(of: key), fields.path(key),
+                        "an empty list selects nothing; leave '\(key)' out to select all")
+        }
+        return values
+    }
+
+    private mutating func uniqueChoices<Choice: RawRepresentable & CaseIterable & Hashable>(
+        _ fields: Fields, _ key: String, _ type: Choice.Type
+    ) -> [Choice]? where Choice.RawValue == String {
+        guard let items = reader.items(fields, key) else { return nil }
+        var result: [Choice] = []
+        for item in items {
+            guard let value = reader.choice(item.node, at: item.path, among: Array(Choice.allCases)) else { continue }
+            if result.contains(value) {
+                reader.fail(item.node, item.path, "'\(value.rawValue)' is listed twice")
+            } else {
+                result.append(value)
+            }
+        }
+        if items.isEmpty {
+            reader.fail(at: fields.location(of: key), fields.path(key),
+                        "an empty list selects nothing; leave '\(key)' out to select all")
+        }
+        return result
+    }
+
+    // MARK: - Steps
+
+    static let simpleSteps: [String: ScenarioStep] = [
+        "dismiss": .dismiss, "endEditing": .endEditing, "next": .next, "previous": .previous,
+        "background": .background, "becomeActive": .becomeActive, "reloadLayout": .reloadLayout,
+    ]
+    static let valuedSteps = ["focus", "keyboard", "rotate", "enable", "pop"]
+    static var stepNames: [String] { valuedSteps + simpleSteps.keys.sorted() }
+
+    private mutating func decodeStep(_ node: Node, at path: String) -> ScenarioStep? {
+        if case .scalar(let scalar) = node {
+            let name = scalar.string
+            if let step = ScenarioDecoder.simpleSteps[name] { return step }
+            if ScenarioDecoder.valuedSteps.contains(name) {
+                reader.fail(node, path, "'\(name)' needs a value, e.g. '- \(ScenarioDecoder.example(name))'")
+            } else {
+                reader.fail(node, path, "unknown step '\(name)'\(Spelling.didYouMean(name, ScenarioDecoder.stepNames))")
+            }
+            return nil
+        }
+        var elsewhere: [String: String] = [:]
+        for name in ScenarioDecoder.simpleSteps.keys { elsewhere[name] = "'\(name)' takes no value; write '- \(name)'" }
+        guard let fields = reader.open(node, at: path, allowed: ScenarioDecoder.valuedSteps + ["order"],
+                                       elsewhere: elsewhere, what: "a step") else { return nil }
+        let actions = ScenarioDecoder.valuedSteps.filter { fields.entries[$0] != nil }
+        guard actions.count == 1, let action = actions.first else {
+            if actions.isEmpty {
+                if fields.entries.keys.contains(where: { elsewhere[$0] != nil }) { return nil }
+                reader.fail(at: fields.location, path, "a step needs one action: \(NodeReader.list(ScenarioDecoder.stepNames))")
+            } else {
+                reader.fail(at: fields.location(of: actions[1]), path,
+                            "one action per step; found \(NodeReader.list(actions)); split them into separate steps")
+            }
+            return nil
+        }
+        if action != "focus", fields.entries["order"] != nil {
+            reader.fail(at: fields.location(of: "order"), fields.path("order"), "'order' applies only to focus steps")
+        }
+        switch action {
+        case "focus":
+            guard let id = reader.string(fields, "focus", required: true) else { return nil }
+            let order = reader.choice(fields, "order", FocusOrder.self) ?? .fieldFirst
+            guard checkFocusable(id, node: fields["focus"]!, field: fields.path("focus")) else { return nil }
+            return .focus(id, order: order)
+        case "keyboard":
+            guard let value = fields["keyboard"] else { reader.missing(fields, "keyboard"); return nil }
+            if case .scalar(let scalar) = value {
+                switch scalar.string {
+                case "show": return .keyboard(.show)
+                case "hide": return .keyboard(.hide)
+                default:
+                    reader.fail(value, fields.path("keyboard"),
+                                "expected 'show', 'hide', {kind: …} or {frame: {x, y, width, height}}, found '\(scalar.string)'"
+                                + Spelling.didYouMean(scalar.string, ["show", "hide"]))
+                    return nil
+                }
+            }
+            guard let change = reader.open(value, at: fields.path("keyboard"), allowed: ["kind", "frame"],
+                                           what: "'show', 'hide', {kind: …} or {frame: …}") else { return nil }
+            if change.has("kind") == change.has("frame") {
+                reader.fail(at: change.location, change.path, "give exactly one of 'kind' or 'frame'")
+                return nil
+            }
+            if let kind = reader.choice(change, "kind", KeyboardKind.self) { return .keyboard(.kind(kind)) }
+            guard let rect = reader.open(change, "frame", allowed: ["x", "y", "width", "height"]) else { return nil }
+            let x = reader.number(rect, "x", required: true), y = reader.number(rect, "y", required: true)
+            let width = reader.number(rect, "width", .nonNegative, required: true)
+            let height = reader.number(rect, "height", .nonNegative, required: true)
+            guard let x, let y, let width, let height else { return nil }
+            return .keyboard(.frame(Rect(x: x, y: y, width: width, height: height)))
+        case "rotate":
+            return reader.choice(fields, "rotate", Orientation.self, required: true).map(ScenarioStep.rotate)
+        case "enable":
+            guard fields.has("enable") else { reader.missing(fields, "enable", "true or false"); return nil }
+            return reader.bool(fields, "enable").map(ScenarioStep.enable)
+        default:
+            return reader.choice(fields, "pop", PopGesturePhase.self, required: true).map(ScenarioStep.pop)
+        }
+    }
+
+    private static func example(_ name: String) -> String {
+        switch name {
+        case "focus": return "focus: email"
+        case "keyboard": return "keyboard: show"
+        case "rotate": return "rotate: landscape"
+        case "enable": return "enable: false"
+        default: return "pop: began"
+        }
+    }
+
+    private mutating func checkFocusable(_ id: String, node: Node, field: String) -> Bool {
+        guard let info = ids[id] else {
+            let inputs = ids.filter { $0.value.kind.isTextInputView || $0.value.kind == .searchTextField }.keys.sorted()
+            let suggestion = Spelling.suggestion(for: id, among: inputs) ?? Spelling.suggestion(for: id, among: ids.keys.sorted())
+            reader.fail(node, field, "no view '\(id)' in this scenario" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            return false
+        }
+        if let reason = info.unfocusableReason {
+            reader.fail(node, field, "'\(id)' cannot be focused: \(reason)")
+            return false
+        }
+        return true
+    }
+
+    // MARK: - Expectations
+
+    private mutating func decodeExpectation(_ node: Node, at path: String, stepCount: Int) -> Expectation? {
+        guard let fields = reader.open(node, at: path, allowed: ["step", "device", "devices", "orientation", "keyboard",
+                                                                "strategy", "tolerance", "values"],
+                                       what: "an expectation mapping") else { return nil }
+        let errorCount = reader.errors.count
+        let step = reader.integer(fields, "step", minimum: 1, required: true)
+        if let step, step > stepCount {
+            reader.fail(fields["step"]!, fields.path("step"),
+                        "no step \(step): the scenario has \(stepCount) step\(stepCount == 1 ? "" : "s")")
+        }
+        var devices: [String]?
+        if fields.has("device") && fields.has("devices") {
+            reader.fail(at: fields.location(of: "devices"), fields.path("devices"), "give either 'device' or 'devices'")
+        } else if let one = reader.string(fields, "device") {
+            devices = [one]
+        } else if let many = reader.strings(fields, "devices") {
+            devices = many.map(\.value)
+            if many.isEmpty { reader.fail(at: fields.location(of: "devices"), fields.path("devices"), "the list is empty") }
+        }
+        let orientation = reader.choice(fields, "orientation", Orientation.self)
+        let keyboard = reader.choice(fields, "keyboard", KeyboardKind.self)
+        let strategy = reader.string(fields, "strategy")
+        let tolerance = reader.number(fields, "tolerance", .nonNegative) ?? Expectation.defaultTolerance
+        var values: [ExpectedMetric] = []
+        if let valuesNode = fields["values"] {
+            if case .mapping(let mapping) = valuesNode {
+                for (keyNode, valueNode) in mapping {
+                    let name = keyNode.scalar?.string ?? ""
+                    let field = fields.path("values.\(name)")
+                    guard let metric = parseMetric(name, node: keyNode, field: field) else { continue }
+                    if let value = reader.number(valueNode, at: field) {
+                        values.append(ExpectedMetric(metric: metric, value: value, location: reader.location(of: keyNode)))
+                    }
+                }
+                if mapping.count == 0 {
+                    reader.fail(valuesNode, fields.path("values"), "no values to check")
+                }
+            } else {
+                reader.fail(valuesNode, fields.path("values"),
+                            "expected a mapping of metric: value, found \(NodeReader.describe(valuesNode))")
+            }
+        } else {
+            reader.missing(fields, "values", "a mapping of metric: value")
+        }
+        guard reader.errors.count == errorCount, let step else { return nil }
+        return Expectation(step: step, devices: devices, orientation: orientation, keyboard: keyboard, strategy: strategy,
+                           tolerance: tolerance, values: values, location: fields.location)
+    }
+
+    /// Reads a metric name: a global one, or `<viewId>.<property>` where view ids may contain dots.
+    private mutating func parseMetric(_ name: String, node: Node, field: String) -> Metric? {
+        if let global = Metric.global.first(where: { $0.name == name }) { return global.metric }
+        let properties = ViewMetric.allCases
+        if let property = properties.first(where: { name.hasSuffix("." + $0.rawValue) }) {
+            let id = String(name.dropLast(property.rawValue.count + 1))
+            guard let info = ids[id] else {
+                reader.fail(node, field, "unknown view '\(id)' in metric '\(name)'\(Spelling.didYouMean(id, ids.keys.sorted()))")
+                return nil
+            }
+            let scrollProperty = [.contentOffsetX, .contentOffsetY, .contentInsetTop, .contentInsetBottom,
+                                  .indicatorInsetBottom].contains(property)
+            if scrollProperty, !info.kind.isScrollView {
+                reader.fail(node, field,
+                            "'\(id)' is a \(info.kind.rawValue); \(property.rawValue) applies to scroll views, tables, collections and text views")
+                return nil
+            }
+            return .view(id, property)
+        }
+        // The longest known id followed by a dot names the view; the rest is an unknown property.
+        if let id = ids.keys.filter({ name.hasPrefix($0 + ".") }).max(by: { $0.count < $1.count }) {
+            let property = String(name.dropFirst(id.count + 1))
+            reader.fail(node, field, "unknown property '\(property)' of view '\(id)'"
+                        + Spelling.didYouMean(property, properties.map(\.rawValue)))
+            return nil
+        }
+        let names = Metric.global.map(\.name)
+        reader.fail(node, field, "unknown metric '\(name)'" + Spelling.didYouMean(name, names)
+                    + (Spelling.suggestion(for: name, among: names) == nil
+                        ? " (metrics: \(names.joined(separator: ", ")), or <viewId>.<property>)" : ""))
+        return nil
+    }
+
+    /// The raw value under `key` of a mapping node, before the mapping is opened.
+    static func value(of key: String, in node: Node) -> Node? {
+        guard case .mapping(let mapping) = node else { return nil }
+        for (keyNode, value) in mapping where keyNode.scalar?.string == key { return value }
+        return nil
+    }
+}
+
+extension ControllerKind {
+    /// The root-view kind UIKit gives this controller kind.
+    var defaultRootKind: ViewKind { ControllerSpec(kind: self).defaultRootViewKind }
+}

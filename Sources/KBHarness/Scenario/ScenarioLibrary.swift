@@ -1,0 +1,415 @@
+import Foundation
+import KeyboardAvoidance
+import Yams
+
+/// What one file holds: a scenario, or a list of device profiles (a top-level `devices:` key).
+public enum ScenarioFileContent: Sendable {
+    /// A scenario file.
+    case scenario(Scenario)
+    /// A devices file.
+    case devices([DeviceProfile])
+}
+
+/// One cell of a scenario's matrix.
+public struct MatrixCell: Hashable, Sendable, CustomStringConvertible {
+    /// Device profile key.
+    public var device: String
+    /// Orientation.
+    public var orientation: Orientation
+    /// Keyboard kind.
+    public var keyboard: KeyboardKind
+    /// Strategy key.
+    public var strategy: String
+
+    /// Creates a cell.
+    public init(device: String, orientation: Orientation, keyboard: KeyboardKind, strategy: String) {
+        self.device = device
+        self.orientation = orientation
+        self.keyboard = keyboard
+        self.strategy = strategy
+    }
+
+    /// `device/orientation/keyboard/strategy`.
+    public var description: String { "\(device)/\(orientation.rawValue)/\(keyboard.rawValue)/\(strategy)" }
+}
+
+/// Every scenario and device profile of a directory, validated together.
+public struct ScenarioLibrary: Sendable {
+    /// Device profiles in file order.
+    public let devices: [DeviceProfile]
+    /// Scenarios in file-path order.
+    public let scenarios: [Scenario]
+    /// Strategy keys scenarios may name.
+    public let strategies: [String]
+    private let deviceIndex: [String: Int]
+    private let scenarioIndex: [String: Int]
+
+    /// The strategies known when nothing else is said.
+    public static let defaultStrategies = ["iq"]
+    /// File name extensions read from directories.
+    public static let fileExtensions = ["yaml", "yml", "json"]
+
+    /// Validates scenarios against devices and each other (unknown devices and keyboard kinds, duplicate
+    /// keys, expectations outside the matrix) and, with `checkLayouts`, lays every scenario out on every
+    /// device and orientation its matrix selects.
+    public init(devices: [DeviceProfile], scenarios: [Scenario], strategies: [String] = ScenarioLibrary.defaultStrategies,
+                checkLayouts: Bool = true) throws(ScenarioLoadError) {
+        var errors = ErrorCollector()
+        var deviceIndex: [String: Int] = [:]
+        var keptDevices: [DeviceProfile] = []
+        for device in devices {
+            if let first = deviceIndex[device.key] {
+                let place = ScenarioLibrary.place(keptDevices[first].source, from: device.source)
+                errors.add(ScenarioFileError(at: device.source, field: "key",
+                                             message: "duplicate device key '\(device.key)' (first defined at \(place))"))
+                continue
+            }
+            deviceIndex[device.key] = keptDevices.count
+            keptDevices.append(device)
+        }
+        var scenarioIndex: [String: Int] = [:]
+        var keptScenarios: [Scenario] = []
+        for scenario in scenarios {
+            if let first = scenarioIndex[scenario.key] {
+                let place = ScenarioLibrary.place(keptScenarios[first].source, from: scenario.source)
+                errors.add(ScenarioFileError(at: scenario.source, field: "key",
+                                             message: "duplicate scenario key '\(scenario.key)' (first defined at \(place))"))
+                continue
+            }
+            scenarioIndex[scenario.key] = keptScenarios.count
+            keptScenarios.append(scenario)
+        }
+        self.devices = keptDevices
+        self.scenarios = keptScenarios
+        self.strategies = strategies
+        self.deviceIndex = deviceIndex
+        self.scenarioIndex = scenarioIndex
+        for scenario in keptScenarios {
+            for error in validate(scenario, checkLayouts: checkLayouts) { errors.add(error) }
+        }
+        if let failure = errors.failure { throw failure }
+    }
+
+    /// Loads every scenario and devices file at `paths` (files, or directories read recursively in sorted
+    /// order, hidden entries skipped) and validates them together; reports every error found.
+    public static func load(paths: [String], strategies: [String] = ScenarioLibrary.defaultStrategies,
+                            checkLayouts: Bool = true) throws(ScenarioLoadError) -> ScenarioLibrary {
+        var errors = ErrorCollector()
+        var files: [String] = []
+        for path in paths {
+            do {
+                files += try discover(path)
+            } catch {
+                errors.add(error)
+            }
+        }
+        var devices: [DeviceProfile] = []
+        var scenarios: [Scenario] = []
+        for file in files {
+            do {
+                switch try loadFile(path: file) {
+                case .devices(let list): devices += list
+                case .scenario(let scenario): scenarios.append(scenario)
+                }
+            } catch {
+                for item in error.errors { errors.add(item) }
+                errors.omitted += error.omitted
+            }
+        }
+        if devices.isEmpty, !files.isEmpty, errors.failure == nil {
+            errors.add(ScenarioFileError(file: paths.first ?? ".", line: 1, column: 1, field: "",
+                                         message: "no device profiles: add a file whose top-level key is 'devices:'"))
+        }
+        if let failure = errors.failure { throw failure }
+        return try ScenarioLibrary(devices: devices, scenarios: scenarios, strategies: strategies,
+                                   checkLayouts: checkLayouts)
+    }
+
+    /// Loads a directory; see `load(paths:strategies:checkLayouts:)`.
+    public static func load(directory: String, strategies: [String] = ScenarioLibrary.defaultStrategies,
+                            checkLayouts: Bool = true) throws(ScenarioLoadError) -> ScenarioLibrary {
+        try load(paths: [directory], strategies: strategies, checkLayouts: checkLayouts)
+    }
+
+    /// Reads and decodes one file (no cross-file checks).
+    public static func loadFile(path: String) throws(ScenarioLoadError) -> ScenarioFileContent {
+        let node: Node
+        do {
+            node = try SourceDocument.load(path: path)
+        } catch {
+            throw ScenarioLoadError(errors: [error])
+        }
+        return try decode(node, file: path)
+    }
+
+    /// Decodes in-memory text as if it were the file `file` (the extension decides nothing but tab handling).
+    public static func parse(_ text: String, file: String) throws(ScenarioLoadError) -> ScenarioFileContent {
+        let node: Node
+        do {
+            node = try SourceDocument.parse(text, file: file)
+        } catch {
+            throw ScenarioLoadError(errors: [error])
+        }
+        return try decode(node, file: file)
+    }
+
+    private static func decode(_ node: Node, file: String) throws(ScenarioLoadError) -> ScenarioFileContent {
+        if ScenarioDecoder.value(of: "devices", in: node) != nil {
+            var reader = NodeReader(file: file)
+            let devices = decodeDevices(node, reader: &reader)
+            if !reader.errors.isEmpty { throw ErrorCollector.capped(reader.errors) }
+            return .devices(devices)
+        }
+        var decoder = ScenarioDecoder(file: file)
+        let scenario = decoder.decode(node)
+        guard let scenario, decoder.reader.errors.isEmpty else { throw ErrorCollector.capped(decoder.reader.errors) }
+        return .scenario(scenario)
+    }
+
+    private static func decodeDevices(_ node: Node, reader: inout NodeReader) -> [DeviceProfile] {
+        var elsewhere: [String: String] = [:]
+        for key in ScenarioDecoder.topLevelFields { elsewhere[key] = "a devices file holds only the 'devices:' list" }
+        guard let fields = reader.open(node, at: "", allowed: ["devices"], elsewhere: elsewhere) else { return [] }
+        var devices: [DeviceProfile] = []
+        let items = reader.items(fields, "devices", required: true) ?? []
+        if items.isEmpty, fields.has("devices") {
+            reader.fail(at: fields.location(of: "devices"), "devices", "the list is empty")
+        }
+        for item in items {
+            if let device = DeviceProfile.decode(item.node, at: item.path, reader: &reader) { devices.append(device) }
+        }
+        return devices
+    }
+
+    /// The files a path stands for: itself, or the scenario files under it.
+    static func discover(_ path: String) throws(ScenarioFileError) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ScenarioFileError(file: path, line: 1, column: 1, field: "", message: "no such file or directory")
+        }
+        guard isDirectory.boolValue else {
+            let ext = (path as NSString).pathExtension.lowercased()
+            guard fileExtensions.contains(ext) else {
+                throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
+                                        message: "not a scenario file: expected a .yaml, .yml or .json file")
+            }
+            return [path]
+        }
+        var files: [String] = []
+        var visited = Set<String>()
+        func walk(_ directory: String) {
+            let real = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+            guard visited.insert(real).inserted,
+                  let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+            for entry in entries.sorted() where !entry.hasPrefix(".") {
+                let child = (directory as NSString).appendingPathComponent(entry)
+                var childIsDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory) else { continue }
+                if childIsDirectory.boolValue {
+                    walk(child)
+                } else if fileExtensions.contains((entry as NSString).pathExtension.lowercased()) {
+                    files.append(child)
+                }
+            }
+        }
+        walk(path)
+        guard !files.isEmpty else {
+            throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
+                                    message: "no scenario files (*.yaml, *.yml, *.json) in this directory")
+        }
+        return files.sorted()
+    }
+
+    // MARK: - Lookup and matrix
+
+    /// The profile with this key.
+    public func device(_ key: String) -> DeviceProfile? { deviceIndex[key].map { devices[$0] } }
+
+    /// The scenario with this key.
+    public func scenario(_ key: String) -> Scenario? { scenarioIndex[key].map { scenarios[$0] } }
+
+    /// The devices a scenario runs on, in matrix order (or file order when the matrix does not list them).
+    public func devices(for scenario: Scenario) -> [DeviceProfile] {
+        if let keys = scenario.matrix.devices { return keys.compactMap { device($0.value) } }
+        if let idioms = scenario.matrix.idioms { return devices.filter { idioms.contains($0.idiom) } }
+        return devices
+    }
+
+    /// The orientations a scenario runs in.
+    public func orientations(for scenario: Scenario) -> [Orientation] {
+        scenario.matrix.orientations ?? Orientation.allCases
+    }
+
+    /// The keyboard kinds of a scenario on one device and orientation: the matrix's list, or every kind the
+    /// device has a height for.
+    public func keyboards(for scenario: Scenario, on device: DeviceProfile, orientation: Orientation) -> [KeyboardKind] {
+        let available = device.keyboardKinds(orientation)
+        guard let chosen = scenario.matrix.keyboards else { return available }
+        return chosen.filter(available.contains)
+    }
+
+    /// The strategies a scenario runs with.
+    public func strategies(for scenario: Scenario) -> [String] {
+        scenario.matrix.strategies?.map(\.value) ?? strategies
+    }
+
+    /// Every cell of a scenario's matrix, device-major.
+    public func cells(for scenario: Scenario) -> [MatrixCell] {
+        var cells: [MatrixCell] = []
+        let strategies = strategies(for: scenario)
+        for device in devices(for: scenario) {
+            for orientation in orientations(for: scenario) {
+                for keyboard in keyboards(for: scenario, on: device, orientation: orientation) {
+                    for strategy in strategies {
+                        cells.append(MatrixCell(device: device.key, orientation: orientation, keyboard: keyboard,
+                                                strategy: strategy))
+                    }
+                }
+            }
+        }
+        return cells
+    }
+
+    // MARK: - Validation
+
+    private func validate(_ scenario: Scenario, checkLayouts: Bool) -> [ScenarioFileError] {
+        var errors: [ScenarioFileError] = []
+        let matrix = scenario.matrix
+        let deviceKeys = devices.map(\.key)
+        func fail(_ location: SourceLocation, _ field: String, _ message: String) {
+            errors.append(ScenarioFileError(at: location, field: field, message: message))
+        }
+        for (index, key) in (matrix.devices ?? []).enumerated() where device(key.value) == nil {
+            fail(key.location, "matrix.devices[\(index)]",
+                 "unknown device '\(key.value)'\(Spelling.didYouMean(key.value, deviceKeys))")
+        }
+        for (index, key) in (matrix.strategies ?? []).enumerated() where !strategies.contains(key.value) {
+            fail(key.location, "matrix.strategies[\(index)]",
+                 "unknown strategy '\(key.value)'\(Spelling.didYouMean(key.value, strategies)) (known: \(strategies.joined(separator: ", ")))")
+        }
+        let selected = devices(for: scenario)
+        let orientations = orientations(for: scenario)
+        if let idioms = matrix.idioms, selected.isEmpty {
+            fail(matrix.location, "matrix.idioms",
+                 "no device profile has idiom \(idioms.map(\.rawValue).joined(separator: " or "))")
+        }
+        for kind in matrix.keyboards ?? [] {
+            for device in selected {
+                let missing = orientations.filter { device.keyboardHeight(kind, $0) == nil }
+                if !missing.isEmpty {
+                    fail(matrix.location, "matrix.keyboards",
+                         "device '\(device.key)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", ")))")
+                }
+            }
+        }
+        for (index, step) in scenario.steps.enumerated() {
+            guard case .keyboard(.kind(let kind)) = step.value else { continue }
+            for device in selected {
+                let missing = orientations.filter { device.keyboardHeight(kind, $0) == nil }
+                if !missing.isEmpty {
+                    fail(step.location, "steps[\(index)].keyboard.kind",
+                         "device '\(device.key)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", "))); restrict matrix.devices")
+                }
+            }
+        }
+        let selectedKeys = selected.map(\.key)
+        let selectedStrategies = strategies(for: scenario)
+        for (index, expectation) in scenario.expectations.enumerated() {
+            let field = "expect[\(index)]"
+            for key in expectation.devices ?? [] {
+                if device(key) == nil {
+                    fail(expectation.location, "\(field).device", "unknown device '\(key)'\(Spelling.didYouMean(key, deviceKeys))")
+                } else if !selectedKeys.contains(key) {
+                    fail(expectation.location, "\(field).device", "device '\(key)' is not in this scenario's matrix")
+                }
+            }
+            if let orientation = expectation.orientation, !orientations.contains(orientation) {
+                fail(expectation.location, "\(field).orientation", "\(orientation.rawValue) is not in this scenario's matrix")
+            }
+            if let keyboard = expectation.keyboard {
+                let scope = selected.filter { expectation.devices?.contains($0.key) ?? true }
+                let used = scope.contains { device in
+                    orientations.contains { keyboards(for: scenario, on: device, orientation: $0).contains(keyboard) }
+                }
+                if !used, !scope.isEmpty {
+                    fail(expectation.location, "\(field).keyboard",
+                         "no cell of this scenario's matrix uses the \(keyboard.rawValue) keyboard")
+                }
+            }
+            if let strategy = expectation.strategy, !selectedStrategies.contains(strategy) {
+                fail(expectation.location, "\(field).strategy",
+                     "strategy '\(strategy)' is not in this scenario's matrix\(Spelling.didYouMean(strategy, selectedStrategies))")
+            }
+        }
+        if checkLayouts {
+            for device in selected {
+                for orientation in orientations {
+                    do {
+                        _ = try scenario.resolve(on: device, orientation: orientation)
+                    } catch {
+                        errors.append(error)
+                    }
+                }
+            }
+        }
+        return errors
+    }
+
+    /// `line N` within the same file, `file:line:column` across files.
+    private static func place(_ first: SourceLocation, from second: SourceLocation) -> String {
+        first.file == second.file ? "line \(first.line)" : first.description
+    }
+}
+
+/// Gathers errors across files, keeping at most `ScenarioLoadError.maximumPerFile` per file.
+struct ErrorCollector {
+    var errors: [ScenarioFileError] = []
+    var omitted = 0
+    private var perFile: [String: Int] = [:]
+
+    mutating func add(_ error: ScenarioFileError) {
+        let count = perFile[error.file, default: 0]
+        if count >= ScenarioLoadError.maximumPerFile {
+            omitted += 1
+        } else {
+            perFile[error.file] = count + 1
+            errors.append(error)
+        }
+    }
+
+    /// The aggregate error, or `nil` when nothing went wrong.
+    var failure: ScenarioLoadError? {
+        errors.isEmpty && omitted == 0 ? nil : ScenarioLoadError(errors: errors, omitted: omitted)
+    }
+
+    /// One file's errors, capped.
+    static func capped(_ errors: [ScenarioFileError]) -> ScenarioLoadError {
+        var collector = ErrorCollector()
+        for error in errors { collector.add(error) }
+        return collector.failure ?? ScenarioLoadError(errors: [])
+    }
+}
+
+extension Scenario {
+    /// Decodes one scenario from text, as if read from `file` (no cross-file checks, no layout check).
+    public static func parse(_ text: String, file: String) throws(ScenarioLoadError) -> Scenario {
+        switch try ScenarioLibrary.parse(text, file: file) {
+        case .scenario(let scenario): return scenario
+        case .devices:
+            throw ScenarioLoadError(errors: [ScenarioFileError(file: file, line: 1, column: 1, field: "devices",
+                                                               message: "this is a devices file, not a scenario")])
+        }
+    }
+}
+
+extension DeviceProfile {
+    /// Decodes a devices file from text, as if read from `file`.
+    public static func parseDevices(_ text: String, file: String) throws(ScenarioLoadError) -> [DeviceProfile] {
+        switch try ScenarioLibrary.parse(text, file: file) {
+        case .devices(let devices): return devices
+        case .scenario:
+            throw ScenarioLoadError(errors: [ScenarioFileError(file: file, line: 1, column: 1, field: "",
+                                                               message: "this is a scenario, not a devices file (no top-level 'devices:')")])
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import KeyboardAvoidance
+@testable import KBHarness
+
+/// The package root, found from this file's path so tests do not depend on the working directory.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The shipped `Scenarios/` directory.
+let scenariosDirectory = packageRoot.appendingPathComponent("Scenarios").path
+
+/// The shipped device profiles, by key.
+func starterDevices() throws -> [String: DeviceProfile] {
+    let text = try String(contentsOfFile: scenariosDirectory + "/devices.yaml", encoding: .utf8)
+    let devices = try DeviceProfile.parseDevices(text, file: "devices.yaml")
+    return Dictionary(uniqueKeysWithValues: devices.map { ($0.key, $0) })
+}
+
+/// One starter device.
+func starterDevice(_ key: String) throws -> DeviceProfile {
+    guard let device = try starterDevices()[key] else { throw TestFailure("no starter device \(key)") }
+    return device
+}
+
+/// A failure raised by a helper.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The errors decoding `text` as file `file` produces (empty when it decodes).
+func decodingErrors(_ text: String, file: String = "scenario.yaml") -> [ScenarioFileError] {
+    do {
+        _ = try ScenarioLibrary.parse(text, file: file)
+        return []
+    } catch {
+        return error.errors
+    }
+}
+
+/// Decodes a scenario or fails the test with the errors.
+func scenario(_ text: String, file: String = "scenario.yaml") throws -> Scenario {
+    do {
+        return try Scenario.parse(text, file: file)
+    } catch {
+        throw TestFailure(error.description)
+    }
+}
+
+/// A scratch directory removed when the value is dropped by the test.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "kbharness-scenario-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` at `name` (sub-directories created) and returns the full path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        try write(name, Data(text.utf8))
+    }
+
+    /// Writes bytes at `name` and returns the full path.
+    @discardableResult
+    func write(_ name: String, _ data: Data) throws -> String {
+        let full = path + "/" + name
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: full))
+        return full
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The devices file text of the starter set, for temporary libraries.
+func starterDevicesText() throws -> String {
+    try String(contentsOfFile: scenariosDirectory + "/devices.yaml", encoding: .utf8)
+}
