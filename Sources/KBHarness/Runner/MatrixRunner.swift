@@ -102,7 +102,8 @@ public struct RunReport: Sendable {
 /// Runs the selected matrix and records everything in the store.
 public enum MatrixRunner {
     /// The rule for a timing regression, as stored with every verdict.
-    public static let timingRule = "p50 > 1.25 × previous p50, and p50 − previous p50 > 2 µs, and min > previous p90"
+    public static let timingRule =
+        "same host, toolchain and build; p50 > 1.25 × previous p50, and p50 − previous p50 > 2 µs, and min > previous p90"
 
     /// Runs every selected cell, compares it with expected values and the previous comparable run,
     /// and writes results, timing and regressions in one transaction. The run row stays `aborted`
@@ -219,7 +220,7 @@ public enum MatrixRunner {
             found.append(regression("state_changed", old: previous.stateHash, new: record.stateHash,
                                     rule: "the per-step state differs from run \(previous.runUUID)", fails: true))
         }
-        if let timing = record.timing, let oldP50 = previous.p50, let oldP90 = previous.p90 {
+        if let timing = record.timing, previous.timingComparable, let oldP50 = previous.p50, let oldP90 = previous.p90 {
             let p50 = timing.p50
             if Double(p50) > 1.25 * Double(oldP50) && p50 - oldP50 > 2_000 && timing.min > oldP90 {
                 found.append(regression("timing", old: "\(oldP50) ns", new: "\(p50) ns", rule: timingRule,

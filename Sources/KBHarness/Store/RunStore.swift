@@ -124,6 +124,8 @@ public struct PreviousResult: Sendable, Equatable {
     public var p50: Int64?
     /// Its 90th-percentile timing, if measured.
     public var p90: Int64?
+    /// Whether its run had the same host, toolchain and build configuration, so timing compares.
+    public var timingComparable: Bool
 }
 
 /// One current expected value.
@@ -273,14 +275,17 @@ extension HarnessStore {
     public func previousResults(before runID: Int64) throws -> [String: PreviousResult] {
         let statement = try database.prepare("""
             SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash,
-                   t.p50_ns, t.p90_ns
+                   t.p50_ns, t.p90_ns,
+                   run.host = this.host AND run.toolchain = this.toolchain
+                       AND run.build_configuration = this.build_configuration
             FROM result r
             JOIN run ON run.id = r.run_id
+            JOIN run AS this ON this.id = ?
             LEFT JOIN timing t ON t.result_id = r.id
             WHERE r.id IN (SELECT max(r2.id) FROM result r2 JOIN run run2 ON run2.id = r2.run_id
                            WHERE run2.status = 'complete' AND run2.id < ? GROUP BY r2.cell)
             """)
-        try statement.bind(1, runID)
+        try statement.bind([.integer(runID), .integer(runID)])
         var previous: [String: PreviousResult] = [:]
         try statement.forEachRow { row in
             guard let cell = row.text(0), let uuid = row.text(2), let status = row.text(3).flatMap(CellStatus.init),
@@ -288,7 +293,8 @@ extension HarnessStore {
             previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, stateHash: stateHash,
                                             scenarioHash: scenarioHash, deviceHash: deviceHash,
                                             p50: row.isNull(7) ? nil : row.int64(7),
-                                            p90: row.isNull(8) ? nil : row.int64(8))
+                                            p90: row.isNull(8) ? nil : row.int64(8),
+                                            timingComparable: row.int64(9) == 1)
         }
         return previous
     }
