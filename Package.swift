@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "KeyboardAvoidance",
                 "KBSQLite",
+                "CSQLite",  // only for the raw C-API reference rate in `kbharness bench`
                 .product(name: "Yams", package: "Yams"),
             ],
             plugins: ["EmbedMigrations"]

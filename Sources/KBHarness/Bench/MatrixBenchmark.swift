@@ -14,16 +14,21 @@ public enum MatrixBenchmark {
         public var writeSeconds: Double
         /// Bytes of per-step JSON state written.
         public var stateBytes: Int
+        /// Seconds the raw C-API reference took to insert the same rows into a fresh database.
+        public var referenceSeconds: Double
 
         /// Engine cells per second.
         public var cellsPerSecond: Double { Double(cells) / engineSeconds }
         /// Result rows written per second.
         public var rowsPerSecond: Double { Double(cells) / writeSeconds }
+        /// Rows per second of the raw C-API reference.
+        public var referenceRowsPerSecond: Double { Double(cells) / referenceSeconds }
 
         /// One line for the terminal.
         public var line: String {
             "\(name): \(cells) cells; engine \(Int(cellsPerSecond)) cells/s (\(String(format: "%.3f", engineSeconds)) s); "
-                + "wrote \(cells) result rows (\(stateBytes / cells) B of state each) in \(String(format: "%.3f", writeSeconds)) s = \(Int(rowsPerSecond)) rows/s"
+                + "wrote \(cells) result rows (\(stateBytes / cells) B of state each) in \(String(format: "%.3f", writeSeconds)) s = \(Int(rowsPerSecond)) rows/s; "
+                + "raw C-API reference \(Int(referenceRowsPerSecond)) rows/s (kbharness at \(Int((rowsPerSecond / referenceRowsPerSecond * 100).rounded())) %)"
         }
     }
 
@@ -72,7 +77,7 @@ public enum MatrixBenchmark {
             bytes += state.utf8.count
             records.append(ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
                                         deviceID: stored.deviceIDs[cell.device.key]!,
-                                        scenarioHash: cell.scenario.definitionHash, deviceHash: cell.device.definitionHash,
+                                        scenarioHash: stored.scenarioHashes[cell.scenario.key]!, deviceHash: stored.deviceHashes[cell.device.key]!,
                                         stateJSON: state, stateHash: DefinitionHash.fnv1a64(state), timing: nil,
                                         regressions: []))
         }
@@ -80,7 +85,18 @@ public enum MatrixBenchmark {
         let writeStart = clock.now
         try store.completeRun(runID, results: records, durationMilliseconds: 0)
         let writeSeconds = MatrixRunner.seconds(clock.now - writeStart)
+
+        // The reference writes the same rows into a second, identical database.
+        let referencePath = path + ".reference"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: referencePath + suffix) }
+        }
+        let reference = try HarnessStore(path: referencePath)
+        _ = try reference.importLibrary(library)
+        let referenceRun = try reference.beginRun(RunEnvironment.metadata(selection: RunSelection()))
+        reference.close()
+        let referenceSeconds = try RawInsertReference.insertSeconds(records, path: referencePath, runID: referenceRun)
         return Report(name: name, cells: records.count, engineSeconds: engineSeconds, writeSeconds: writeSeconds,
-                      stateBytes: bytes)
+                      stateBytes: bytes, referenceSeconds: referenceSeconds)
     }
 }

@@ -132,6 +132,12 @@ struct JSONText {
     mutating func string(_ value: String) {
         separate()
         text.append("\"")
+        // Most names and actions need no escape: append them whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            text += value
+            text.append("\"")
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""

@@ -140,7 +140,7 @@ public enum MatrixRunner {
                 let state = outcome.stateJSON
                 var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[scenario.key]!,
                                           deviceID: stored.deviceIDs[device.key]!,
-                                          scenarioHash: scenario.definitionHash, deviceHash: device.definitionHash,
+                                          scenarioHash: stored.scenarioHashes[scenario.key]!, deviceHash: stored.deviceHashes[device.key]!,
                                           stateJSON: state, stateHash: DefinitionHash.fnv1a64(state),
                                           timing: timing, regressions: [])
                 record.regressions = findRegressions(record, previous: previous[cell.key.text], options: options)

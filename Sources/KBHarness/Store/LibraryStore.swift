@@ -8,6 +8,10 @@ public struct StoredLibrary: Sendable {
     public var scenarioIDs: [String: Int64]
     /// Device key → row id.
     public var deviceIDs: [String: Int64]
+    /// Device key → definition hash, computed once (the profile recomputes it on every access).
+    public var deviceHashes: [String: String]
+    /// Scenario key → definition hash, computed once.
+    public var scenarioHashes: [String: String]
 }
 
 extension HarnessStore {
@@ -44,7 +48,10 @@ extension HarnessStore {
         do {
             // Layouts were checked at import; a run reports a layout that fails as an error cell.
             let library = try ScenarioLibrary(devices: devices, scenarios: scenarios, checkLayouts: false)
-            return StoredLibrary(library: library, scenarioIDs: scenarioIDs, deviceIDs: deviceIDs)
+            let hashes = Dictionary(uniqueKeysWithValues: library.devices.map { ($0.key, $0.definitionHash) })
+            let scenarioHashes = Dictionary(uniqueKeysWithValues: library.scenarios.map { ($0.key, $0.definitionHash) })
+            return StoredLibrary(library: library, scenarioIDs: scenarioIDs, deviceIDs: deviceIDs, deviceHashes: hashes,
+                                 scenarioHashes: scenarioHashes)
         } catch {
             throw HarnessError(.data, "\(path): the stored definitions are inconsistent: \(error)")
         }
