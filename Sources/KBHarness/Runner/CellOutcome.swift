@@ -112,7 +112,8 @@ public struct CellOutcome: Sendable {
     }
 }
 
-/// A minimal, deterministic JSON writer: same input, same bytes.
+/// A streaming JSON writer that keeps field order (the per-step state is written in step order);
+/// numbers and strings are formatted exactly as in `CanonicalJSON`.
 struct JSONText {
     /// The JSON written so far.
     private(set) var text = ""
@@ -121,37 +122,16 @@ struct JSONText {
     /// Writes `null`.
     mutating func null() { separate(); text += "null" }
 
-    /// Writes a number; integral values without a fraction, others shortest round-trip; never NaN.
+    /// Writes a number in the canonical form: whole numbers without a fraction, others shortest round-trip.
     mutating func number(_ value: Double) {
         separate()
-        if !value.isFinite { text += "null"; return }
-        if value == value.rounded() && abs(value) < 1e15 { text += String(Int64(value)) } else { text += String(value) }
+        text += CanonicalJSON.format(value)
     }
 
     /// Writes a string with JSON escapes.
     mutating func string(_ value: String) {
         separate()
-        text.append("\"")
-        // Most names and actions need no escape: append them whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            text += value
-            text.append("\"")
-            return
-        }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text.append("\"")
+        CanonicalJSON.writeString(value, to: &text)
     }
 
     /// Writes an object whose fields `body` writes with `field`.

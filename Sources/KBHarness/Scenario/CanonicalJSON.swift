@@ -80,8 +80,15 @@ public enum CanonicalJSON: Hashable, Sendable {
         return value.description
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
+    /// Appends `value` as a JSON string literal, escaping quotes, backslashes and control characters.
+    static func writeString(_ value: String, to output: inout String) {
         output += "\""
+        // Most keys and names need no escape: append them whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += value
+            output += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

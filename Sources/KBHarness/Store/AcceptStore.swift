@@ -42,12 +42,7 @@ extension HarnessStore {
                 let stepValue: SQLiteValue = step.map { .integer(Int64($0)) } ?? .null
                 try actual.bind([.integer(runID), .text(cellGlob)] + metrics.map(SQLiteValue.text) + [stepValue, stepValue])
             }
-            let supersede = try database.prepare("""
-                UPDATE expected SET superseded_at = ?
-                WHERE scenario_id = ? AND superseded_at IS NULL AND ifnull(device_id, 0) = ifnull(?, 0)
-                  AND ifnull(orientation, '') = ifnull(?, '') AND ifnull(keyboard, '') = ifnull(?, '')
-                  AND ifnull(strategy, '') = ifnull(?, '') AND ifnull(step, 0) = ifnull(?, 0) AND metric = ?
-                """)
+            let supersede = try prepareSupersedeExpected()
             let insert = try database.prepare("""
                 INSERT INTO expected (scenario_id, device_id, orientation, keyboard, strategy, step, metric, value,
                                       tolerance, origin, source, accepted_from_run_id, created_at)

@@ -66,6 +66,17 @@ extension HarnessStore {
         (try database.scalarInt("SELECT count(*) FROM scenario") ?? 0) == 0
     }
 
+    /// Retires the current expected row of one exact scope; binds (now, scenario, device, orientation,
+    /// keyboard, strategy, step, metric). The row stays as history.
+    func prepareSupersedeExpected() throws -> Statement {
+        try database.prepare("""
+            UPDATE expected SET superseded_at = ?
+            WHERE scenario_id = ? AND superseded_at IS NULL AND ifnull(device_id, 0) = ifnull(?, 0)
+              AND ifnull(orientation, '') = ifnull(?, '') AND ifnull(keyboard, '') = ifnull(?, '')
+              AND ifnull(strategy, '') = ifnull(?, '') AND ifnull(step, 0) = ifnull(?, 0) AND metric = ?
+            """)
+    }
+
     private func existing(_ table: String, key: String) throws -> (id: Int64, hash: String)? {
         let statement = try database.prepare("SELECT id, definition_hash FROM \(table) WHERE key = ?")
         try statement.bind(1, key)
@@ -199,12 +210,7 @@ extension HarnessStore {
             try tag.bind([.integer(id), .text(name)])
             try tag.execute()
         }
-        let supersede = try database.prepare("""
-            UPDATE expected SET superseded_at = ?
-            WHERE scenario_id = ? AND superseded_at IS NULL AND ifnull(device_id, 0) = ifnull(?, 0)
-              AND ifnull(orientation, '') = ifnull(?, '') AND ifnull(keyboard, '') = ifnull(?, '')
-              AND ifnull(strategy, '') = ifnull(?, '') AND ifnull(step, 0) = ifnull(?, 0) AND metric = ?
-            """)
+        let supersede = try prepareSupersedeExpected()
         let insertExpected = try database.prepare("""
             INSERT INTO expected (scenario_id, device_id, orientation, keyboard, strategy, step, metric, value,
                                   tolerance, origin, source, created_at)

@@ -365,21 +365,22 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
 
     /// The root view's safe area: as laid out, or recomputed from its current position (§8.2 option).
     func liveSafeAreaInsets(of view: NodeID, in screen: Screen) -> EdgeInsets {
-        var insets = screen[view].safeAreaInsets
-        guard options.quirks.layoutMarginsFollowGeometry else { return insets }
-        let raised = screen.layoutFrames[view.index].minY - screen[view].frame.minY
-        insets.top = max(0, insets.top + raised)
-        insets.bottom = max(0, insets.bottom - raised)
-        return insets
+        followingGeometry(screen[view].safeAreaInsets, of: view, in: screen)
     }
 
     /// The root view's `directionalLayoutMargins`, read live (§2.3.2, §8.2 option).
     func liveLayoutMargins(of view: NodeID, in screen: Screen) -> EdgeInsets {
-        var margins = screen[view].layoutMargins
-        guard options.quirks.layoutMarginsFollowGeometry else { return margins }
+        followingGeometry(screen[view].layoutMargins, of: view, in: screen)
+    }
+
+    /// With `layoutMarginsFollowGeometry`, UIKit's recomputation after a move: a view raised by d points
+    /// has d more of the top unsafe area over it and d less of the bottom one.
+    func followingGeometry(_ insets: EdgeInsets, of view: NodeID, in screen: Screen) -> EdgeInsets {
+        guard options.quirks.layoutMarginsFollowGeometry else { return insets }
+        var result = insets
         let raised = screen.layoutFrames[view.index].minY - screen[view].frame.minY
-        margins.top = max(0, margins.top + raised)
-        margins.bottom = max(0, margins.bottom - raised)
-        return margins
+        result.top = max(0, insets.top + raised)
+        result.bottom = max(0, insets.bottom - raised)
+        return result
     }
 }
