@@ -94,13 +94,18 @@ public final class Database {
         return sqlite3_db_readonly(handle, "main") == 1
     }
 
-    /// Closes the connection; runs `PRAGMA optimize` first on a writable one. Safe to call twice.
+    /// Whether a transaction of this connection committed row changes (decides `PRAGMA optimize` at close).
+    public private(set) var hasCommittedChanges = false
+
+    /// Closes the connection; runs `PRAGMA optimize` first if it committed row changes. Safe to call twice.
     ///
     /// Statements still alive keep the connection as a zombie until they are released;
     /// using them after `close()` throws.
     public func close() {
         guard let db = handle else { return }
-        if sqlite3_db_readonly(db, "main") == 0 {
+        // Only after committed writes: optimize may rewrite sqlite_stat1, and a connection that only
+        // read or rolled back (a report, a dry run) must leave the file's bytes as they were.
+        if sqlite3_db_readonly(db, "main") == 0 && hasCommittedChanges {
             _ = sqlite3_exec(db, "PRAGMA optimize", nil, nil, nil)
         }
         handle = nil
@@ -151,9 +156,11 @@ public final class Database {
     @discardableResult
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue)")
+        let changesBefore = handle.map { sqlite3_total_changes64($0) } ?? 0
         do {
             let result = try body()
             try execute("COMMIT")
+            if let handle, sqlite3_total_changes64(handle) > changesBefore { hasCommittedChanges = true }
             return result
         } catch {
             if isInTransaction, let db = handle {

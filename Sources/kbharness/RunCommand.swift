@@ -113,7 +113,8 @@ struct RunCommand: ParsableCommand {
         let changed = files.scenarios.filter { stored.scenario($0.key)?.definitionHash != $0.definitionHash }.count
             + files.devices.filter { stored.device($0.key)?.definitionHash != $0.definitionHash }.count
         guard changed > 0 else { return nil }
-        return "\(changed) definition\(changed == 1 ? "" : "s") in \(scenarios) differ from the database; run `kbharness import` to use them"
+        let noun = changed == 1 ? "definition in \(scenarios) differs" : "definitions in \(scenarios) differ"
+        return "\(changed) \(noun) from the database; run `kbharness import` to use \(changed == 1 ? "it" : "them")"
     }
 }
 

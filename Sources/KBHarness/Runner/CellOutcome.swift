@@ -163,8 +163,9 @@ struct JSONText {
         needsComma = true
     }
 
+    /// Writes the comma before a value that follows a sibling; the value just started needs one after it.
     private mutating func separate() {
         if needsComma { text += "," }
-        needsComma = false
+        needsComma = true
     }
 }

@@ -125,6 +125,13 @@ public final class HarnessStore {
         do {
             let database = try Database(path: path, options: .readOnly)
             defer { database.close() }
+            // The file's own header lags behind while another connection (a kbharness that just created
+            // the database and is still running) has the header page only in the write-ahead log.
+            let applicationID = try database.applicationID()
+            if applicationID == HarnessStore.applicationID { return }
+            if applicationID != 0 {
+                throw HarnessError(.data, String(format: "%@: an SQLite database of another application (application_id 0x%08X); refusing to touch it", path, applicationID))
+            }
             let tables = try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0
             if tables > 0 {
                 throw HarnessError(.data, "\(path): an SQLite database of another application (it has \(tables) tables but no kbharness application id); refusing to touch it")

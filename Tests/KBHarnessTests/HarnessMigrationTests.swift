@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+import KBSQLite
+@testable import KBHarness
+
+/// Opening, migrating and refusing database files: nothing is written to a file that is refused.
+@Suite struct HarnessMigrationTests {
+    /// The migration versions, read from the file names in Migrations/ (not from the embedded list).
+    private func migrationFileVersions() throws -> [Int] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Migrations").path)
+        return names.filter { $0.hasSuffix(".sql") }.compactMap { name in
+            name.firstMatch(of: /^(\d+)_/).flatMap { Int($0.1) }
+        }.sorted()
+    }
+
+    /// Expects `body` to throw a `HarnessError` of `kind` and returns its message.
+    private func expectHarnessError(_ kind: HarnessError.Kind, _ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            Issue.record("expected HarnessError \(kind), nothing was thrown")
+            return nil
+        } catch let error as HarnessError {
+            #expect(error.kind == kind, "\(error.message)")
+            return error.message
+        } catch {
+            Issue.record("expected HarnessError \(kind), got \(error)")
+            return nil
+        }
+    }
+
+    @Test func emptyDatabaseGetsEveryMigrationThenNothingOnReopen() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let versions = try migrationFileVersions()
+        #expect(versions == [1, 2])
+        #expect(EmbeddedMigrations.all.map(\.version).sorted() == versions)
+
+        let path = scratch.file("kb.sqlite")
+        let store = try HarnessStore(path: path)
+        #expect(store.appliedMigrations.map(\.version) == versions)
+        #expect(try store.schemaVersion() == versions.last)
+        #expect(try store.database.userVersion() == versions.last)
+        #expect(try store.database.applicationID() == HarnessStore.applicationID)
+        #expect(HarnessStore.applicationID == 0x6B62_6872)  // "kbhr"
+        #expect(try store.database.scalarText("PRAGMA journal_mode") == "wal")
+        #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
+        let tables = try store.database.textRows(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] }
+        #expect(tables == ["device", "device_keyboard", "device_orientation", "device_provenance", "expected",
+                           "regression", "result", "run", "scenario", "scenario_tag", "timing"])
+        let views = try store.database.textRows("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name").map { $0[0] }
+        #expect(views == ["v_cell_history", "v_device_trust", "v_expected", "v_latest_regressions", "v_latest_run",
+                          "v_result", "v_run_summary", "v_step"])
+        store.close()
+
+        // The file header itself carries the application id ("kbhr") and the schema version.
+        let header = try #require(FileManager.default.contents(atPath: path))
+        #expect(Array(header[68..<72]) == Array("kbhr".utf8))
+        #expect(header[60..<64].reduce(0) { ($0 << 8) | Int($1) } == versions.last)
+
+        let again = try HarnessStore(path: path)
+        defer { again.close() }
+        #expect(again.appliedMigrations.isEmpty)
+        #expect(try again.schemaVersion() == versions.last)
+    }
+
+    @Test func olderDatabaseGetsOnlyTheMissingMigrationAndKeepsItsData() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("old.sqlite")
+        // What a kbharness that only knew 0001 left behind: schema 1, the application id, one run.
+        do {
+            let old = try Database(path: path)
+            let first = try #require(EmbeddedMigrations.all.first { $0.version == 1 })
+            let applied = try Migrator([first]).migrate(old)
+            #expect(applied.map(\.version) == [1])
+            try old.setApplicationID(HarnessStore.applicationID)
+            try old.execute("""
+                INSERT INTO run (uuid, status, started_at, finished_at, host, toolchain, build_configuration,
+                                 engine_version, harness_version, selection, cells, passed, failed, errors, regressions,
+                                 duration_ms)
+                VALUES ('old-run', 'complete', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:01.000Z', 'h', 't',
+                        'debug', '0.0.1', '0.0.1', '{}', 3, 2, 1, 0, 0, 1500)
+                """)
+            #expect(try old.userVersion() == 1)
+            #expect(try old.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'view'") == 0)
+            old.close()
+        }
+
+        let store = try HarnessStore(path: path)
+        defer { store.close() }
+        #expect(store.appliedMigrations.map(\.version) == [2])
+        #expect(try store.schemaVersion() == 2)
+        #expect(try store.database.textRows("SELECT uuid, status, cells, passed, failed FROM run")
+                == [["old-run", "complete", "3", "2", "1"]])
+        // The views of 0002 exist and read the old data.
+        #expect(try store.database.textRows("SELECT run, cells, passed, failed, seconds FROM v_run_summary")
+                == [["old-run", "3", "2", "1", "1.5"]])
+    }
+
+    @Test func newerDatabaseIsRefusedAndLeftByteIdentical() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("newer.sqlite")
+        let latest = try #require(try migrationFileVersions().last)
+        do {
+            let store = try storeWithLibrary(path)
+            try store.database.setUserVersion(latest + 1)
+            store.close()
+        }
+        let before = DatabaseBytes(path)
+        #expect(before.main != nil)
+        let message = expectHarnessError(.data) { _ = try HarnessStore(path: path) }
+        #expect(message?.contains("newer") == true)
+        #expect(message?.contains("\(latest + 1)") == true)
+        #expect(DatabaseBytes(path) == before)
+        // Also when opening without create, as the read-only verbs do.
+        _ = expectHarnessError(.data) { _ = try HarnessStore(path: path, create: false) }
+        #expect(DatabaseBytes(path) == before)
+    }
+
+    @Test(arguments: [120, 4096])
+    func textFileIsRefusedAndUnchanged(length: Int) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\n")
+        let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+        let path = try scratch.write("notes.sqlite", text)
+        let before = DatabaseBytes(path)
+        let message = expectHarnessError(.data) { _ = try HarnessStore(path: path) }
+        #expect(message?.contains("not an SQLite database") == true)
+        #expect(DatabaseBytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func shortTextFileIsRefusedAndUnchanged() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = try scratch.write("short.sqlite", "hello\n")
+        let before = DatabaseBytes(path)
+        _ = expectHarnessError(.data) { _ = try HarnessStore(path: path) }
+        #expect(DatabaseBytes(path) == before)
+    }
+
+    @Test func databaseOfAnotherApplicationIsRefusedAndUnchanged() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("other-app.sqlite")
+        do {
+            let other = try Database(path: path)
+            try other.execute("CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO note (body) VALUES ('x')")
+            try other.setApplicationID(0x1234_5678)
+            other.close()
+        }
+        let before = DatabaseBytes(path)
+        let message = expectHarnessError(.data) { _ = try HarnessStore(path: path) }
+        #expect(message?.contains("another application") == true)
+        #expect(message?.contains("0x12345678") == true)
+        #expect(DatabaseBytes(path) == before)
+    }
+
+    @Test func databaseWithTablesButNoApplicationIDIsRefusedAndUnchanged() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("plain.sqlite")
+        do {
+            let other = try Database(path: path)
+            try other.execute("CREATE TABLE device (key TEXT); INSERT INTO device VALUES ('not ours')")
+            other.close()
+        }
+        let before = DatabaseBytes(path)
+        let message = expectHarnessError(.data) { _ = try HarnessStore(path: path) }
+        #expect(message?.contains("another application") == true)
+        // The file is untouched. (The read-only look inside a WAL-mode file may leave an empty -wal and a
+        // -shm beside it, which SQLite removes when the owner next closes it.)
+        let after = DatabaseBytes(path)
+        #expect(after.main == before.main)
+        #expect(after.wal == nil || after.wal?.isEmpty == true)
+    }
+
+    @Test func databaseWithUserVersionButNoApplicationIDIsRefusedAndUnchanged() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("versioned.sqlite")
+        do {
+            let other = try Database(path: path)
+            try other.setUserVersion(1)
+            other.close()
+        }
+        let before = DatabaseBytes(path)
+        _ = expectHarnessError(.data) { _ = try HarnessStore(path: path) }
+        #expect(DatabaseBytes(path) == before)
+    }
+
+    @Test func emptySQLiteDatabaseIsAdopted() throws {
+        // An SQLite file with no tables and no ids (e.g. `sqlite3 kb.sqlite 'VACUUM'`) is taken over.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("blank.sqlite")
+        do {
+            let blank = try Database(path: path)
+            try blank.execute("CREATE TABLE t (x); DROP TABLE t")
+            blank.close()
+        }
+        let store = try HarnessStore(path: path)
+        defer { store.close() }
+        #expect(store.appliedMigrations.map(\.version) == [1, 2])
+        #expect(try store.database.applicationID() == HarnessStore.applicationID)
+    }
+
+    @Test func missingDatabaseWithoutCreateIsNoInput() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("absent.sqlite")
+        _ = expectHarnessError(.noInput) { _ = try HarnessStore(path: path, create: false) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        _ = expectHarnessError(.cannotCreate) { _ = try HarnessStore(path: scratch.file("no/such/dir/kb.sqlite")) }
+    }
+
+    @Test func secondConnectionWhileTheFirstIsOpenIsAccepted() throws {
+        // A second kbharness (a `runs` while a `run` is going) opens the file while the first one's
+        // freshly committed schema may still be only in the write-ahead log.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("shared.sqlite")
+        let first = try storeWithLibrary(path)
+        defer { first.close() }
+        let second = try HarnessStore(path: path)
+        defer { second.close() }
+        #expect(second.appliedMigrations.isEmpty)
+        #expect(try second.database.scalarInt("SELECT count(*) FROM scenario") == 6)
+    }
+
+    @Test func resolvePathPrefersOptionThenEnvironmentThenDefault() {
+        #expect(HarnessStore.resolvePath("a.sqlite", environment: ["KBHARNESS_DB": "b.sqlite"]) == "a.sqlite")
+        #expect(HarnessStore.resolvePath(nil, environment: ["KBHARNESS_DB": "b.sqlite"]) == "b.sqlite")
+        #expect(HarnessStore.resolvePath(nil, environment: [:]) == "kbharness.sqlite")
+        #expect(HarnessStore.resolvePath("", environment: ["KBHARNESS_DB": ""]) == "kbharness.sqlite")
+    }
+}
