@@ -15,6 +15,8 @@ struct ScenarioDriver {
     let scenario: Scenario
     let device: DeviceProfile
     let keyboardKind: KeyboardKind
+    /// The orientation the cell starts in.
+    let cellOrientation: Orientation
 
     /// The compiled steps and the screen the cell starts on.
     func compile() throws(ScenarioFileError) -> (initial: ResolvedScreen, steps: [CompiledStep]) {
@@ -27,9 +29,6 @@ struct ScenarioDriver {
         }
         return (initial, steps)
     }
-
-    /// The orientation the cell starts in.
-    var cellOrientation: Orientation
 
     /// What the driver tracks between steps: focus, keyboard, orientation and their screens.
     private struct State {
