@@ -156,6 +156,9 @@ enum RunSummaryPrinter {
             Swift.print("regressions (\(regressions.count)):")
             Swift.print(table.rendered)
         }
+        if report.cellsWithKnownIssues > 0 {
+            Swift.print("\(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios (v_result.known_failures)")
+        }
         Swift.print("run \(report.uuid): \(report.outcomes.count) cells in \(String(format: "%.2f", report.seconds)) s")
         Swift.print(report.closingLine)
     }

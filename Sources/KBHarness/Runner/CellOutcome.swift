@@ -86,8 +86,10 @@ public struct CellOutcome: Sendable {
     /// The first failure, readable; the error for `.error` cells.
     public var message: String?
 
-    /// Number of (step, invariant) failures.
+    /// Number of (step, invariant) failures not declared known.
     public var failedInvariants: Int { steps.reduce(0) { $0 + $1.failed.count } }
+    /// Number of (step, invariant) failures declared in the scenario's `knownIssues`.
+    public var knownFailures: Int { steps.reduce(0) { $0 + $1.known.count } }
 
     /// The per-step state as stored in `result.state`: a JSON array, one object per step.
     public var stateJSON: String {
@@ -105,7 +107,8 @@ public struct CellOutcome: Sendable {
                 }
                 json.field("needToMoveLog") { json in json.array(step.needToMoveLog) { $0.number($1) } }
                 json.field("failed") { json in json.array(step.failed) { $0.string($1.rawValue) } }
-                json.field("details") { json in json.array(step.failureDetails) { $0.string($1) } }
+                json.field("known") { json in json.array(step.known) { $0.string($1.rawValue) } }
+                json.field("details") { json in json.array(step.failureDetails) { $0.string($1.text) } }
             }
         }
         return json.text

@@ -57,15 +57,26 @@ public struct CellRunner: Sendable {
             return CellOutcome(key: key, status: .error, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
                                message: error.description)
         }
-        let steps = record(compiled, expected: expected)
+        var steps = record(compiled, expected: expected)
+        for index in steps.indices {
+            let known = steps[index].failed.filter { invariant in
+                scenario.knownIssues.contains { $0.covers(invariant, step: index + 1, of: key) }
+            }
+            steps[index].known = known
+            steps[index].failed.removeAll(where: known.contains)
+        }
         let mismatches = CellRunner.compare(steps, with: expected, for: key)
         let gaps = steps.compactMap { $0.value(of: "gap") }
         let occlusions = steps.compactMap { $0.value(of: "occlusion") }
         var message: String?
         if let index = steps.firstIndex(where: { !$0.failed.isEmpty }) {
-            message = "step \(index + 1) (\(steps[index].action)): \(steps[index].failureDetails.joined(separator: "; "))"
+            let details = steps[index].failureDetails.filter { steps[index].failed.contains($0.invariant) }
+            message = "step \(index + 1) (\(steps[index].action)): \(details.map(\.text).joined(separator: "; "))"
         } else if let mismatch = mismatches.first {
             message = mismatch.summary
+        } else if let index = steps.firstIndex(where: { !$0.known.isEmpty }),
+                  let issue = scenario.knownIssues.first(where: { $0.covers(steps[index].known[0], step: index + 1, of: key) }) {
+            message = "known issue at step \(index + 1) (\(steps[index].known.map(\.rawValue).joined(separator: ", "))): \(issue.note)"
         }
         let failed = mismatches.count > 0 || steps.contains { !$0.failed.isEmpty }
         return CellOutcome(key: key, status: failed ? .fail : .pass, steps: steps, mismatches: mismatches,

@@ -88,6 +88,8 @@ public struct RunReport: Sendable {
     public var passed: Int { outcomes.filter { $0.status == .pass }.count }
     /// Cells that failed or errored.
     public var failed: Int { outcomes.filter { $0.status != .pass }.count }
+    /// Passing cells that hit an invariant failure their scenario declares as a known issue.
+    public var cellsWithKnownIssues: Int { outcomes.filter { $0.status == .pass && $0.knownFailures > 0 }.count }
     /// Regressions that make the run fail.
     public var failingRegressions: Int { regressions.filter(\.regression.failsRun).count }
     /// The closing line, in the shape CI parsers read.

@@ -20,10 +20,12 @@ public struct StepRecord: Sendable, Equatable {
     public var focused: String?
     /// Metric name → value, in a stable order (`root.y`, `gap`, `form.contentOffset.y`, …).
     public var metrics: [(name: String, value: Double)]
-    /// Invariants that failed at this step.
+    /// Invariants that failed at this step and are not declared known.
     public var failed: [Invariant]
-    /// A readable explanation per failed invariant.
-    public var failureDetails: [String]
+    /// Invariants that failed at this step as a `knownIssues` entry of the scenario says they do.
+    public var known: [Invariant] = []
+    /// A readable explanation of every failure, known or not.
+    public var failureDetails: [(invariant: Invariant, text: String)]
     /// "Need to move" values the strategy logged during this step.
     public var needToMoveLog: [Double]
 
@@ -34,8 +36,10 @@ public struct StepRecord: Sendable, Equatable {
 
     /// Equality over every field (tuples in `metrics` prevent synthesis).
     public static func == (lhs: StepRecord, rhs: StepRecord) -> Bool {
-        lhs.action == rhs.action && lhs.focused == rhs.focused && lhs.failed == rhs.failed
-            && lhs.failureDetails == rhs.failureDetails && lhs.needToMoveLog == rhs.needToMoveLog
+        lhs.action == rhs.action && lhs.focused == rhs.focused && lhs.failed == rhs.failed && lhs.known == rhs.known
+            && lhs.failureDetails.map(\.text) == rhs.failureDetails.map(\.text)
+            && lhs.failureDetails.map(\.invariant) == rhs.failureDetails.map(\.invariant)
+            && lhs.needToMoveLog == rhs.needToMoveLog
             && lhs.metrics.count == rhs.metrics.count
             && zip(lhs.metrics, rhs.metrics).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
@@ -86,7 +90,7 @@ struct StepObserver {
         var metrics: [(name: String, value: Double)] = []
         metrics.reserveCapacity(12 + trackedViews.count * 8)
         var failed: [Invariant] = []
-        var details: [String] = []
+        var details: [(invariant: Invariant, text: String)] = []
 
         let root = screen[contentRoot].frame.origin
         metrics.append(("root.x", root.x))
@@ -120,12 +124,12 @@ struct StepObserver {
                     ? occlusion - node.contentInset.bottom : occlusion
                 if compensated > tolerance {
                     failed.append(.covered)
-                    details.append("\(names[focused.index]) is covered: its bottom \(format(frame.maxY)) is \(format(compensated)) pt below the keyboard top \(format(keyboard.minY))")
+                    details.append((.covered, "\(names[focused.index]) is covered: its bottom \(format(frame.maxY)) is \(format(compensated)) pt below the keyboard top \(format(keyboard.minY))"))
                 }
             }
             if frame.minY < topGuide - tolerance {
                 failed.append(.aboveTopGuide)
-                details.append("\(names[focused.index]) is above the top guide: its top \(format(frame.minY)) < \(format(topGuide))")
+                details.append((.aboveTopGuide, "\(names[focused.index]) is above the top guide: its top \(format(frame.minY)) < \(format(topGuide))"))
             }
         }
 
@@ -150,7 +154,7 @@ struct StepObserver {
             let problems = baseline.differences(in: screen, names: names, tolerance: tolerance)
             if !problems.isEmpty {
                 failed.append(.notRestored)
-                details.append(contentsOf: problems)
+                details.append(contentsOf: problems.map { (.notRestored, $0) })
             }
         }
         return StepRecord(action: action, focused: focusedName, metrics: metrics, failed: failed,

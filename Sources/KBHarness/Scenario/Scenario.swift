@@ -686,6 +686,48 @@ public struct Expectation: Hashable, Sendable {
 }
 
 /// A scenario: one screen, the steps a user takes on it, and the values expected along the way.
+/// An invariant failure a strategy is known to produce on a scenario: reported as known, not as a failure,
+/// so the run stays green for known library defects and still fails on anything new.
+public struct KnownIssue: Hashable, Sendable {
+    /// The invariant that is known to fail.
+    public var invariant: Invariant
+    /// Strategy key it concerns; nil for every strategy.
+    public var strategy: String?
+    /// 1-based steps it concerns; nil for every step.
+    public var steps: [Int]?
+    /// Device keys it concerns; nil for every device.
+    public var devices: [String]?
+    /// Orientations it concerns; nil for both.
+    public var orientations: [Orientation]?
+    /// Keyboard kinds it concerns; nil for all.
+    public var keyboards: [KeyboardKind]?
+    /// Why it fails (the library behaviour, with its issue or spec reference).
+    public var note: String
+    /// Where it is declared.
+    public var location: SourceLocation
+
+    /// Creates a known issue.
+    public init(invariant: Invariant, strategy: String? = nil, steps: [Int]? = nil, devices: [String]? = nil,
+                orientations: [Orientation]? = nil, keyboards: [KeyboardKind]? = nil, note: String,
+                location: SourceLocation) {
+        self.invariant = invariant
+        self.strategy = strategy
+        self.steps = steps
+        self.devices = devices
+        self.orientations = orientations
+        self.keyboards = keyboards
+        self.note = note
+        self.location = location
+    }
+
+    /// Whether it covers `invariant` failing at 1-based `step` of `cell`.
+    public func covers(_ invariant: Invariant, step: Int, of cell: CellKey) -> Bool {
+        invariant == self.invariant && (strategy.map { $0 == cell.strategy } ?? true)
+            && (steps?.contains(step) ?? true) && (devices?.contains(cell.device) ?? true)
+            && (orientations?.contains(cell.orientation) ?? true) && (keyboards?.contains(cell.keyboard) ?? true)
+    }
+}
+
 public struct Scenario: Equatable, Sendable {
     /// Unique key, e.g. `login/plain-bottom-field`.
     public var key: String
@@ -715,6 +757,8 @@ public struct Scenario: Equatable, Sendable {
     public var steps: [Located<ScenarioStep>]
     /// Expectations.
     public var expectations: [Expectation]
+    /// Invariant failures known for some strategies, reported as known rather than failed.
+    public var knownIssues: [KnownIssue] = []
     /// The file and the line of the top-level mapping.
     public var source: SourceLocation
     /// Canonical JSON of the normalised definition (defaults filled in, no source positions).

@@ -20,6 +20,10 @@ extension Scenario {
             "steps": .array(steps.map { $0.value.canonicalValue }),
             "expect": .array(expectations.map(\.canonicalValue)),
         ]
+        // Written only when present, so scenarios without known issues keep their hash.
+        if !knownIssues.isEmpty {
+            object["knownIssues"] = .array(knownIssues.map(\.canonicalValue))
+        }
         if container.hasNavigationBar {
             object["navigationBar"] = .object(["hidden": .bool(navigationBar.isHidden),
                                                "largeTitle": .bool(navigationBar.isLargeTitle)])
@@ -189,6 +193,22 @@ extension Expectation {
             "strategy": strategy.map(CanonicalJSON.string) ?? .null,
             "tolerance": .number(tolerance),
             "values": .object(values),
+        ])
+    }
+}
+
+extension KnownIssue {
+    /// The canonical JSON value of a known issue.
+    var canonicalValue: CanonicalJSON {
+        func list(_ values: [String]?) -> CanonicalJSON { values.map { .array($0.map(CanonicalJSON.string)) } ?? .null }
+        return .object([
+            "invariant": .string(invariant.rawValue),
+            "note": .string(note),
+            "strategy": strategy.map(CanonicalJSON.string) ?? .null,
+            "steps": steps.map { .array($0.map { .number(Double($0)) }) } ?? .null,
+            "devices": list(devices),
+            "orientations": list(orientations?.map(\.rawValue)),
+            "keyboards": list(keyboards?.map(\.rawValue)),
         ])
     }
 }

@@ -86,7 +86,8 @@ struct ScenarioDecoder {
 
     /// The top-level fields.
     static let topLevelFields = ["key", "title", "description", "tags", "container", "navigationBar", "presentation",
-                                 "controller", "rootView", "options", "matrix", "views", "steps", "expect"]
+                                 "controller", "rootView", "options", "matrix", "views", "steps", "expect",
+                                 "knownIssues"]
 
     /// Starts decoding `file`.
     init(file: String) { reader = NodeReader(file: file) }
@@ -183,11 +184,48 @@ struct ScenarioDecoder {
             }
         }
 
+        var knownIssues: [KnownIssue] = []
+        for item in reader.items(fields, "knownIssues") ?? [] {
+            if let issue = decodeKnownIssue(item.node, at: item.path, stepCount: stepCount) {
+                knownIssues.append(issue)
+            }
+        }
+
         guard reader.errors.isEmpty, let key, let title else { return nil }
-        return Scenario(key: key, title: title, description: description, tags: Array(Set(tags)).sorted(),
-                        container: container, navigationBar: navigationBar, presentation: presentation,
-                        controller: controller, rootView: rootView, rootViewAlias: rootAlias, options: options,
-                        matrix: matrix, steps: steps, expectations: expectations, source: top)
+        var scenario = Scenario(key: key, title: title, description: description, tags: Array(Set(tags)).sorted(),
+                                container: container, navigationBar: navigationBar, presentation: presentation,
+                                controller: controller, rootView: rootView, rootViewAlias: rootAlias, options: options,
+                                matrix: matrix, steps: steps, expectations: expectations, source: top)
+        scenario.knownIssues = knownIssues
+        return scenario
+    }
+
+    /// `knownIssues:` entries: `{invariant, note, strategy?, steps?, devices?, orientations?, keyboards?}`.
+    private mutating func decodeKnownIssue(_ node: Node, at path: String, stepCount: Int) -> KnownIssue? {
+        guard let fields = reader.open(node, at: path, allowed: ["invariant", "note", "strategy", "steps", "devices",
+                                                                 "orientations", "keyboards"]) else { return nil }
+        let invariant = reader.choice(fields, "invariant", Invariant.self, required: true)
+        let note = reader.string(fields, "note", required: true)
+        if let note, note.allSatisfy(\.isWhitespace) {
+            reader.fail(fields["note"]!, fields.path("note"), "say why the invariant fails (the library behaviour)")
+        }
+        var steps: [Int]?
+        if let items = reader.items(fields, "steps") {
+            steps = []
+            for item in items {
+                guard let step = reader.integer(item.node, at: item.path, minimum: 1) else { continue }
+                if step > stepCount {
+                    reader.fail(item.node, item.path, "step \(step) does not exist (the scenario has \(stepCount) steps)")
+                }
+                steps?.append(step)
+            }
+        }
+        guard let invariant, let note else { return nil }
+        return KnownIssue(invariant: invariant, strategy: reader.string(fields, "strategy"), steps: steps,
+                          devices: uniqueStrings(fields, "devices")?.map(\.value),
+                          orientations: uniqueChoices(fields, "orientations", Orientation.self),
+                          keyboards: uniqueChoices(fields, "keyboards", KeyboardKind.self),
+                          note: note, location: reader.location(of: node))
     }
 
     // MARK: - Views

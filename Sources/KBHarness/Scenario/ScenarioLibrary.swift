@@ -314,6 +314,16 @@ public struct ScenarioLibrary: Sendable {
         }
         let selectedKeys = selected.map(\.key)
         let selectedStrategies = strategies(for: scenario)
+        for (index, issue) in scenario.knownIssues.enumerated() {
+            let field = "knownIssues[\(index)]"
+            for key in issue.devices ?? [] where device(key) == nil {
+                fail(issue.location, "\(field).devices", "unknown device '\(key)'\(Spelling.didYouMean(key, deviceKeys))")
+            }
+            if let strategy = issue.strategy, !selectedStrategies.contains(strategy) {
+                fail(issue.location, "\(field).strategy",
+                     "strategy '\(strategy)' does not run this scenario\(Spelling.didYouMean(strategy, selectedStrategies))")
+            }
+        }
         for (index, expectation) in scenario.expectations.enumerated() {
             let field = "expect[\(index)]"
             for key in expectation.devices ?? [] {

@@ -198,8 +198,9 @@ extension HarnessStore {
             let insertResult = try database.prepare("""
                 INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
                                     scenario_hash, device_hash, status, steps, state, state_hash,
-                                    failed_invariants, failed_expectations, min_gap, max_occlusion, message)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    failed_invariants, failed_expectations, min_gap, max_occlusion, message,
+                                    known_failures)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, persistent: true)
             let insertTiming = try database.prepare("""
                 INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
@@ -231,6 +232,7 @@ extension HarnessStore {
                 try insertResult.bind(16, outcome.minGap)
                 try insertResult.bind(17, outcome.maxOcclusion)
                 try insertResult.bind(18, outcome.message)
+                try insertResult.bind(19, outcome.knownFailures)
                 try insertResult.withBoundText(12, record.stateJSON) { try insertResult.execute() }
                 let resultID = database.lastInsertRowID
                 switch outcome.status {
