@@ -84,6 +84,8 @@ import KBSQLite
         let scratch = try Scratch()
         defer { scratch.remove() }
         let scenarios = try scratch.copyScenarios()
+        // This test needs a cell that fails: the text view does once its known issue is not declared.
+        try scratch.dropKnownIssues("Scenarios/comments/tall-text-view.yaml")
         let store = try storeWithLibrary(scratch.file("kb.sqlite"), scenarios: scenarios)
         defer { store.close() }
         let db = store.database

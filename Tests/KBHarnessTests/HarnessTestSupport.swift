@@ -43,6 +43,13 @@ struct Scratch {
         return destination
     }
 
+    /// Removes the trailing `knownIssues:` block of a scenario file, so its declared failures fail again.
+    func dropKnownIssues(_ name: String) throws {
+        let text = try String(contentsOfFile: file(name), encoding: .utf8)
+        guard let range = text.range(of: "\nknownIssues:") else { throw TestFailure("\(name) declares no knownIssues") }
+        _ = try write(name, String(text[..<range.lowerBound]) + "\n")
+    }
+
     /// Replaces `old` by `new` in the text file at `name`, failing if `old` is not there exactly once.
     func edit(_ name: String, replacing old: String, with new: String) throws {
         let full = file(name)
