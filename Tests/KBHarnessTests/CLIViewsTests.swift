@@ -35,8 +35,8 @@ import KeyboardAvoidance
         // Header fields.
         #expect(try sqlite3Rows(database, "PRAGMA journal_mode") == [["journal_mode": "wal"]])
         #expect(try sqlite3Rows(database, "PRAGMA application_id") == [["application_id": "\(HarnessStore.applicationID)"]])
-        let latest = try #require(EmbeddedMigrations.all.map(\.version).max())
-        #expect(try sqlite3Rows(database, "PRAGMA user_version") == [["user_version": "\(latest)"]])
+        let schemaVersion = try #require(EmbeddedMigrations.all.map(\.version).max())
+        #expect(try sqlite3Rows(database, "PRAGMA user_version") == [["user_version": "\(schemaVersion)"]])
 
         // v_result: one row per cell and run.
         #expect(try sqlite3Rows(database, "SELECT count(*) AS n FROM v_result") == [["n": "\(cells + 1)"]])
