@@ -231,7 +231,7 @@ import KBSQLite
         let path = scratch.file("kbharness.sqlite")
         let first = try kbharness(["import"], in: scratch.path)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.hasPrefix("imported: devices: 5 added"))
+        #expect(first.stdout.hasPrefix("imported: devices: 41 added"))
         _ = try bad.write(in: scratch)
         let before = DatabaseBytes(path)
         #expect(before.main != nil && before.wal == nil)
@@ -260,7 +260,7 @@ import KBSQLite
         let path = scratch.file("kbharness.sqlite")
         let dry = try kbharness(["import", "--dry-run"], in: scratch.path)
         #expect(dry.status == 0)
-        #expect(dry.stdout.hasPrefix("dry run, nothing written: devices: 5 added, 0 updated, 0 unchanged; scenarios: 6 added"))
+        #expect(dry.stdout.hasPrefix("dry run, nothing written: devices: 41 added, 0 updated, 0 unchanged; scenarios: 6 added"))
         let empty = try Database(path: path, options: .readOnly)
         #expect(try empty.scalarInt("SELECT count(*) FROM scenario") == 0)
         empty.close()
@@ -268,7 +268,7 @@ import KBSQLite
         #expect(try kbharness(["import"], in: scratch.path).status == 0)
         let before = DatabaseBytes(path)
         let again = try kbharness(["import"], in: scratch.path)
-        #expect(again.stdout == "imported: devices: 0 added, 0 updated, 5 unchanged; scenarios: 0 added, 0 updated, 6 unchanged; expected values: 0 added, 0 superseded\n")
+        #expect(again.stdout == "imported: devices: 0 added, 0 updated, 41 unchanged; scenarios: 0 added, 0 updated, 6 unchanged; expected values: 0 added, 0 superseded\n")
         #expect(DatabaseBytes(path) == before)
 
         // A changed file: run notes it, dry run reports it, nothing changes until import.

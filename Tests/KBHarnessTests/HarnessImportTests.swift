@@ -32,15 +32,15 @@ import KBSQLite
         let store = try HarnessStore(path: scratch.file("kb.sqlite"))
         defer { store.close() }
         let summary = try store.importLibrary(library)
-        #expect(summary == ImportSummary(devicesAdded: 5, scenariosAdded: 6, expectedAdded: expectedValues))
+        #expect(summary == ImportSummary(devicesAdded: 41, scenariosAdded: 6, expectedAdded: expectedValues))
         let db = store.database
-        #expect(try db.scalarInt("SELECT count(*) FROM device") == 5)
+        #expect(try db.scalarInt("SELECT count(*) FROM device") == 41)
         #expect(try db.scalarInt("SELECT count(*) FROM scenario") == 6)
         #expect(try db.scalarInt("SELECT count(*) FROM expected") == Int64(expectedValues))
         #expect(try db.scalarInt("SELECT count(*) FROM v_expected") == Int64(expectedValues))
         #expect(try db.scalarInt("SELECT count(*) FROM expected WHERE origin <> 'file' OR superseded_at IS NOT NULL") == 0)
         // Two orientations per device.
-        #expect(try db.scalarInt("SELECT count(*) FROM device_orientation") == 10)
+        #expect(try db.scalarInt("SELECT count(*) FROM device_orientation") == 82)
 
         for scenario in library.scenarios {
             let row = try db.textRows("SELECT definition_hash, title, container FROM scenario WHERE key = ?", [.text(scenario.key)])
@@ -103,8 +103,8 @@ import KBSQLite
         let changesBefore = store.database.totalChanges
         let again = try ScenarioLibrary.load(paths: [scenariosDirectory])
         let summary = try store.importLibrary(again)
-        #expect(summary == ImportSummary(devicesUnchanged: 5, scenariosUnchanged: 6))
-        #expect(summary.line == "devices: 0 added, 0 updated, 5 unchanged; scenarios: 0 added, 0 updated, 6 unchanged; expected values: 0 added, 0 superseded")
+        #expect(summary == ImportSummary(devicesUnchanged: 41, scenariosUnchanged: 6))
+        #expect(summary.line == "devices: 0 added, 0 updated, 41 unchanged; scenarios: 0 added, 0 updated, 6 unchanged; expected values: 0 added, 0 superseded")
         #expect(store.database.totalChanges == changesBefore)
         #expect(try definitionSnapshot(store.database) == before)
         store.close()
@@ -136,7 +136,7 @@ import KBSQLite
         let newCount = expectedValueCount(try #require(changed.scenario(plainBottomField)))
 
         let summary = try store.importLibrary(changed)
-        #expect(summary == ImportSummary(devicesUnchanged: 5, scenariosUpdated: 1, scenariosUnchanged: 5,
+        #expect(summary == ImportSummary(devicesUnchanged: 41, scenariosUpdated: 1, scenariosUnchanged: 5,
                                          expectedAdded: newCount, expectedSuperseded: oldCount))
         let db = store.database
         let row = try #require(try db.textRows("SELECT definition_hash, imported_at, updated_at FROM scenario WHERE key = ?",
@@ -179,7 +179,7 @@ import KBSQLite
         do {
             let store = try HarnessStore(path: path)
             let summary = try store.importLibrary(original, dryRun: true)
-            #expect(summary == ImportSummary(devicesAdded: 5, scenariosAdded: 6, expectedAdded: total))
+            #expect(summary == ImportSummary(devicesAdded: 41, scenariosAdded: 6, expectedAdded: total))
             #expect(try store.database.scalarInt("SELECT (SELECT count(*) FROM device) + (SELECT count(*) FROM scenario) + (SELECT count(*) FROM expected)") == 0)
             _ = try store.importLibrary(original)
             store.close()
@@ -194,7 +194,7 @@ import KBSQLite
         let before = try definitionSnapshot(store.database)
         let count = expectedValueCount(try #require(changed.scenario(scrollViewField)))
         let summary = try store.importLibrary(changed, dryRun: true)
-        #expect(summary == ImportSummary(devicesUnchanged: 5, scenariosUpdated: 1, scenariosUnchanged: 5,
+        #expect(summary == ImportSummary(devicesUnchanged: 41, scenariosUpdated: 1, scenariosUnchanged: 5,
                                          expectedAdded: count, expectedSuperseded: count))
         #expect(try definitionSnapshot(store.database) == before)
         #expect(!store.database.isInTransaction)

@@ -11,8 +11,10 @@ import KeyboardAvoidance
             Issue.record("\(error)")
             return
         }
-        #expect(library.devices.map(\.key) == ["iphone-se-1st-gen", "iphone-8", "iphone-x-xs-11-pro",
-                                               "iphone-14-pro-15-16", "ipad-pro-12-9"])
+        // The devices file in file order: 27 devices of the reference data and 14 iOS 26 variants.
+        #expect(library.devices.count == 41)
+        #expect(library.devices.map(\.key)
+                == (try DeviceProfile.parseDevices(try starterDevicesText(), file: "devices.yaml")).map(\.key))
         #expect(library.scenarios.map(\.key).sorted() == [
             "chat/input-bar", "comments/tall-text-view", "forms/signup-scroll", "login/navigation-notched",
             "worked/7.1-plain-bottom-field", "worked/7.5-scroll-view-field",
