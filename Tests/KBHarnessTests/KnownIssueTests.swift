@@ -59,3 +59,43 @@ import Testing
         #expect(noSuchStep.first?.message.contains("step 2 does not exist") == true)
     }
 }
+
+/// Steps and metrics address views by their scenario ids, including aliases and search bars.
+@Suite struct ScenarioIDAddressingTests {
+    @Test func aSearchBarIDFocusesItsFieldAndTheRootAliasIsMeasured() throws {
+        let scenario = try Scenario.parse("""
+            key: t/search
+            title: Search
+            container: navigation
+            views:
+              - {id: list, kind: scrollView, frame: {in: safeArea}, contentSize: {height: 2000},
+                 views: [{id: search, kind: searchBar, frame: {top: 0, height: 56}}]}
+            steps:
+              - focus: search
+            """, file: "search.yaml")
+        let device = try starterDevice("iphone-8")
+        let key = CellKey(scenario: scenario.key, device: device.key, orientation: .portrait, keyboard: .standard, strategy: "iq")
+        let outcome = try #require(CellRunner(key: key, scenario: scenario, device: device)).run(expected: [])
+        #expect(outcome.status == .pass)
+        #expect(outcome.steps[0].focused == "search.field")
+        // The scroll view is tracked under its id; the bar's field top: status 20 + bar 44 + 6 = 70.
+        #expect(outcome.steps[0].value(of: "list.contentOffset.y") == 0)
+        #expect(outcome.steps[0].value(of: "focused.minY") == 70)
+
+        let aliased = try Scenario.parse("""
+            key: t/alias
+            title: Alias
+            controller: {kind: tableViewController}
+            rootView: {kind: tableView, id: table, rows: 3}
+            options: {enabledClasses: [UITableViewController], disabledClasses: []}
+            steps:
+              - keyboard: show
+            """, file: "alias.yaml")
+        let aliasKey = CellKey(scenario: aliased.key, device: device.key, orientation: .portrait, keyboard: .standard, strategy: "iq")
+        let expected = ExpectedValue(id: 1, device: nil, orientation: nil, keyboard: nil, strategy: nil, step: 1,
+                                     metric: "table.contentInset.bottom", value: 0, tolerance: 0.5)
+        let aliasOutcome = try #require(CellRunner(key: aliasKey, scenario: aliased, device: device)).run(expected: [expected])
+        #expect(aliasOutcome.steps[0].value(of: "table.contentOffset.y") == 0)
+        #expect(aliasOutcome.mismatches.isEmpty)
+    }
+}

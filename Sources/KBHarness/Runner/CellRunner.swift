@@ -113,6 +113,10 @@ public struct CellRunner: Sendable {
             named.insert(String(value.metric[..<dot]))
         }
         var views: [StepObserver.TrackedView] = []
+        // The root view is `$root` in the screen; the scenario may name it (`rootView: {id: …}`).
+        if let alias = scenario.rootViewAlias, screen[resolved.contentRoot].kind.isScrollView || named.contains(alias) {
+            views.append(StepObserver.TrackedView(name: alias, id: resolved.contentRoot))
+        }
         for (index, name) in screen.names.enumerated() where !name.hasPrefix("$") {
             let id = NodeID(index)
             if screen[id].kind.isScrollView || named.contains(name) {

@@ -129,7 +129,8 @@ struct ScenarioDriver {
 
         /// The node a step names: a text input, or a search bar standing for its field.
         func input(named id: String) -> NodeID? {
-            guard let node = resolved.searchBars[id] ?? resolved.node(id) else { return nil }
+            // `nodeIDs` maps a search bar's id to its text field; the bar view itself is not editable.
+            guard let node = resolved.node(id) else { return nil }
             return resolved.screen[node].kind.isEditableInput ? node : nil
         }
 
