@@ -17,7 +17,7 @@ import KBSQLite
 
     /// Cells the SE runs in the starter library, counted from the parsed files.
     private func seCellCount() throws -> Int {
-        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         return library.scenarios.reduce(0) { total, scenario in
             total + library.cells(for: scenario).filter { $0.device == "iphone-se-1st-gen" }.count
         }
@@ -122,7 +122,7 @@ import KBSQLite
 
         let scenarios = try kbharness(["scenarios"], in: scratch.path)
         #expect(scenarios.status == 0)
-        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let listed = scenarios.lines.dropFirst(2).map { String($0.split(separator: " ").first ?? "") }
         #expect(listed == library.scenarios.map(\.key).sorted())
         let plainRow = try #require(scenarios.lines.first { $0.hasPrefix(plainBottomField + " ") })

@@ -11,7 +11,7 @@ import KeyboardAvoidance
         defer { scratch.remove() }
         try scratch.copyScenarios()
         let database = scratch.file("kbharness.sqlite")
-        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let plain = seCell(plainBottomField)
 
         // Run 1: every SE cell, with timing.

@@ -25,7 +25,7 @@ import KBSQLite
     @Test func shippedLibraryImports() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let expectedValues = library.scenarios.reduce(0) { $0 + expectedValueCount($1) }
         #expect(expectedValues > 0)
 
@@ -82,7 +82,7 @@ import KBSQLite
 
     /// The 1-based line of `needle` in a shipped scenario file.
     private func lineOf(_ needle: String, in file: String) throws -> Int {
-        let text = try String(contentsOfFile: scenariosDirectory + "/" + file, encoding: .utf8)
+        let text = try String(contentsOfFile: starterLibraryDirectory + "/" + file, encoding: .utf8)
         return BadLibrary.position(of: needle, in: text).line
     }
 
@@ -90,7 +90,7 @@ import KBSQLite
         let scratch = try Scratch()
         defer { scratch.remove() }
         let path = scratch.file("kb.sqlite")
-        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         do {
             let store = try HarnessStore(path: path)
             _ = try store.importLibrary(library)
@@ -101,7 +101,7 @@ import KBSQLite
         defer { store.close() }
         let before = try definitionSnapshot(store.database)
         let changesBefore = store.database.totalChanges
-        let again = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        let again = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let summary = try store.importLibrary(again)
         #expect(summary == ImportSummary(devicesUnchanged: 41, scenariosUnchanged: 6))
         #expect(summary.line == "devices: 0 added, 0 updated, 41 unchanged; scenarios: 0 added, 0 updated, 6 unchanged; expected values: 0 added, 0 superseded")

@@ -166,7 +166,7 @@ import KeyboardAvoidance
             """, [.integer(runID)]) == [[plain, "pass", "3", "0", "0", "1", "10", "0"],
                                          [scroll, "pass", "2", "0", "0", "1", "10", "0"]])
         // Stored definition hashes are those of the files.
-        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let se = try #require(library.device("iphone-se-1st-gen"))
         for key in [plainBottomField, scrollViewField] {
             let hashes = try db.textRows("""

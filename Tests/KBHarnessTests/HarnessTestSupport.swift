@@ -39,7 +39,7 @@ struct Scratch {
     @discardableResult
     func copyScenarios(to name: String = "Scenarios") throws -> String {
         let destination = file(name)
-        try FileManager.default.copyItem(atPath: scenariosDirectory, toPath: destination)
+        try FileManager.default.copyItem(atPath: starterLibraryDirectory, toPath: destination)
         return destination
     }
 
@@ -129,7 +129,7 @@ let tallTextView = "comments/tall-text-view"
 let seStandardPortrait = RunSelection(devices: ["iphone-se-1st-gen"], orientations: [.portrait], keyboards: [.standard])
 
 /// Opens (creating) the database at `path` and imports the library at `scenarios`.
-func storeWithLibrary(_ path: String, scenarios: String = scenariosDirectory) throws -> HarnessStore {
+func storeWithLibrary(_ path: String, scenarios: String = starterLibraryDirectory) throws -> HarnessStore {
     let store = try HarnessStore(path: path)
     _ = try store.importLibrary(try ScenarioLibrary.load(paths: [scenarios]))
     return store
@@ -344,7 +344,7 @@ struct BadLibrary: Sendable, CustomStringConvertible {
                                 lines: feild.line...feild.line, column: feild.column, field: "steps[0].focus",
                                 message: "'feild'"))
 
-        let worked = try String(contentsOfFile: scenariosDirectory + "/worked/7.1-plain-bottom-field.yaml", encoding: .utf8)
+        let worked = try String(contentsOfFile: starterLibraryDirectory + "/worked/7.1-plain-bottom-field.yaml", encoding: .utf8)
         cases.append(BadLibrary(name: "duplicate-key", files: ["a/login.yaml": worked, "b/login-copy.yaml": worked],
                                 file: "b/login-copy.yaml", lines: 1...1, column: 1, field: "key",
                                 message: "duplicate scenario key 'worked/7.1-plain-bottom-field'"))

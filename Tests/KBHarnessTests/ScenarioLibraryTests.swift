@@ -144,10 +144,10 @@ import KeyboardAvoidance
     }
 
     @Test func shippedScenarioHashesAreStableAcrossLoads() throws {
-        let first = try ScenarioLibrary.load(directory: scenariosDirectory)
-        let second = try ScenarioLibrary.load(paths: [scenariosDirectory + "/devices.yaml", scenariosDirectory + "/worked",
-                                                      scenariosDirectory + "/login", scenariosDirectory + "/chat",
-                                                      scenariosDirectory + "/forms", scenariosDirectory + "/comments"])
+        let first = try ScenarioLibrary.load(directory: starterLibraryDirectory)
+        let second = try ScenarioLibrary.load(paths: [starterLibraryDirectory + "/devices.yaml", starterLibraryDirectory + "/worked",
+                                                      starterLibraryDirectory + "/login", starterLibraryDirectory + "/chat",
+                                                      starterLibraryDirectory + "/forms", starterLibraryDirectory + "/comments"])
         #expect(first.scenarios.count == 6 && second.scenarios.count == 6)
         for scenario in first.scenarios {
             #expect(second.scenario(scenario.key)?.definitionHash == scenario.definitionHash)

@@ -6,7 +6,7 @@ import KeyboardAvoidance
     @Test func shippedScenariosLoadAndResolveEverywhere() throws {
         let library: ScenarioLibrary
         do {
-            library = try ScenarioLibrary.load(directory: scenariosDirectory)
+            library = try ScenarioLibrary.load(directory: starterLibraryDirectory)
         } catch {
             Issue.record("\(error)")
             return
@@ -34,7 +34,7 @@ import KeyboardAvoidance
 
     /// Runs read definitions back from the database, so every canonical form must parse to itself.
     @Test func canonicalFormsParseBackToTheSameDefinition() throws {
-        let library = try ScenarioLibrary.load(directory: scenariosDirectory)
+        let library = try ScenarioLibrary.load(directory: starterLibraryDirectory)
         for scenario in library.scenarios {
             let reparsed = try Scenario.parse(scenario.canonicalJSON, file: "canonical \(scenario.key)")
             #expect(reparsed.canonicalJSON == scenario.canonicalJSON, "\(scenario.key)")

@@ -9,6 +9,30 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 /// The shipped `Scenarios/` directory.
 let scenariosDirectory = packageRoot.appendingPathComponent("Scenarios").path
 
+/// The six starter scenarios the integration tests count on, relative to `Scenarios/`.
+let starterScenarioFiles = [
+    "worked/7.1-plain-bottom-field.yaml", "worked/7.5-scroll-view-field.yaml", "comments/tall-text-view.yaml",
+    "chat/input-bar.yaml", "forms/signup-scroll.yaml", "login/navigation-notched.yaml",
+]
+
+/// A fixed library for integration tests: the shipped devices and the six starter scenarios, copied
+/// once per test process, so counts in those tests do not move each time `Scenarios/` grows.
+let starterLibraryDirectory: String = {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("kbharness-starter-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+    do {
+        for file in ["devices.yaml"] + starterScenarioFiles {
+            let destination = directory.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: scenariosDirectory + "/" + file, toPath: destination.path)
+        }
+    } catch {
+        fatalError("cannot assemble the starter library: \(error)")
+    }
+    return directory.path
+}()
+
 /// The shipped device profiles, by key.
 func starterDevices() throws -> [String: DeviceProfile] {
     let text = try String(contentsOfFile: scenariosDirectory + "/devices.yaml", encoding: .utf8)
