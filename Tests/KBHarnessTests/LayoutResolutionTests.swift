@@ -98,7 +98,7 @@ import KeyboardAvoidance
         #expect(root.frame == Rect(x: 0, y: 0, width: 320, height: 568))
         #expect(root.safeAreaInsets == EdgeInsets(top: 20))
         #expect(root.layoutMargins == EdgeInsets(top: 20, left: 16, bottom: 0, right: 16))
-        let content = r.screen[r.contentController]
+        let content = r.screen[try #require(r.contentController)]
         #expect(content.presentation == .windowRoot && content.parent == nil && content.view == r.contentRoot)
         #expect(content.className == "UIViewController")
         // A landscape window wider than 414 pt gets 20-pt side margins.
@@ -114,7 +114,7 @@ import KeyboardAvoidance
         #expect(navigation.navigationBarFrame == Rect(x: 0, y: 20, width: 320, height: 44))
         #expect(navigation.presentation == .windowRoot && !navigation.isNavigationBarHidden)
         #expect(navigation.visibleChild == se.contentController)
-        let content = se.screen[se.contentController]
+        let content = se.screen[se.contentController!]
         #expect(content.className == "FormViewController" && content.presentation == .child)
         #expect(content.parent.map { se.screen[$0].kind } == .navigationController)
         #expect(se.screen[se.contentRoot].safeAreaInsets == EdgeInsets(top: 64))
@@ -157,7 +157,7 @@ import KeyboardAvoidance
         #expect(tab.screen.names == ["$tabBar", "$root"])
         let tabController = try controller(tab, .tabBarController)
         #expect(tabController.visibleChild == tab.contentController && tabController.presentation == .windowRoot)
-        #expect(tab.screen[tab.contentController].parent.map { tab.screen[$0].kind } == .tabBarController)
+        #expect(tab.screen[tab.contentController!].parent.map { tab.screen[$0].kind } == .tabBarController)
         #expect(tab.screen[tab.contentRoot].safeAreaInsets == EdgeInsets(top: 44, bottom: 83))
         #expect(tab.screen[tab.contentRoot].frame == Rect(x: 0, y: 0, width: 375, height: 812))
         let tabLandscape = try resolve("key: t/t\ntitle: T\ncontainer: tabBar\n", "iphone-x-xs-11-pro", .landscape)
@@ -177,8 +177,8 @@ import KeyboardAvoidance
         #expect(navigation.navigationBarFrame == Rect(x: 0, y: 44, width: 375, height: 44))
         #expect(both.screen[both.contentRoot].safeAreaInsets == EdgeInsets(top: 88, bottom: 83))
         #expect(try node(both, "$navigation").safeAreaInsets == EdgeInsets(top: 44, bottom: 83))
-        #expect(both.screen.navigationController(of: both.contentController) != nil)
-        #expect(both.screen.tabBarController(of: both.contentController) != nil)
+        #expect(both.screen.navigationController(of: both.contentController!) != nil)
+        #expect(both.screen.tabBarController(of: both.contentController!) != nil)
     }
 
     @Test func sheetsAndPopovers() throws {
@@ -189,8 +189,8 @@ import KeyboardAvoidance
         #expect(pad.screen[pad.contentRoot].frame == Rect(x: 0, y: 0, width: 540, height: 620))
         #expect(pad.screen[pad.contentRoot].safeAreaInsets == .zero)
         #expect(pad.screen.frameInWindow(pad.contentRoot) == Rect(x: 242, y: 373, width: 540, height: 620))
-        #expect(pad.screen[pad.contentController].presentation == .formSheet)
-        #expect(pad.screen[pad.contentController].parent == nil)
+        #expect(pad.screen[pad.contentController!].presentation == .formSheet)
+        #expect(pad.screen[pad.contentController!].parent == nil)
         #expect(pad.screen.controllers.first?.presentation == .windowRoot)
         #expect(pad.screen.controllers.first?.view == pad.screen.node(named: "$presenting"))
         let padLandscape = try resolve(sheet, "ipad-pro-12-9", .landscape)
@@ -206,7 +206,7 @@ import KeyboardAvoidance
 
         let popover = try resolve("key: t/s\ntitle: S\ncontainer: popover\n", "ipad-pro-12-9", .portrait)
         #expect(try frame(popover, "$sheet") == Rect(x: 684, y: 84, width: 320, height: 400))
-        #expect(popover.screen[popover.contentController].presentation == .popover)
+        #expect(popover.screen[popover.contentController!].presentation == .popover)
 
         // iPhones adapt both styles to a page sheet.
         let se = try resolve(sheet, "iphone-se-1st-gen", .portrait)
@@ -295,7 +295,7 @@ import KeyboardAvoidance
         #expect(r.screen[r.contentRoot].contentSize == Size(width: 375, height: 880))
         #expect(r.screen.items.count == 20)
         #expect(try frame(r, "$root.cell[0,19]") == Rect(x: 0, y: 836, width: 375, height: 44))
-        #expect(r.screen[r.contentController].kind == .tableViewController)
+        #expect(r.screen[r.contentController!].kind == .tableViewController)
         #expect(r.screen.frameInWindow(try #require(r.node("last"))) == Rect(x: 16, y: 843, width: 343, height: 30))
     }
 
@@ -391,7 +391,7 @@ import KeyboardAvoidance
         #expect(r.screen[bar].frame == Rect(x: 0, y: 88, width: 375, height: 56))
         #expect(r.screen[field].frame == Rect(x: 8, y: 6, width: 359, height: 44))
         #expect(r.screen[bar].keyboardDistance == 30 && r.screen[field].keyboardDistance == 30)
-        #expect(r.screen[r.contentController].navigationItemSearchField == field)
+        #expect(r.screen[r.contentController!].navigationItemSearchField == field)
 
         let form = try #require(r.node("form"))
         #expect(r.screen[form].frame == Rect(x: 0, y: 144, width: 375, height: 634))
@@ -406,5 +406,32 @@ import KeyboardAvoidance
         #expect(try frame(r, "bio") == Rect(x: 0, y: 1000, width: 375, height: 200))
         #expect(try node(r, "bio").isEnabled == false)
         #expect(try node(r, "bio").contentSize == Size(width: 375, height: 200))
+    }
+
+    /// `container: window` puts the root view straight into the window: no controller, so IQ does nothing.
+    @Test func windowContainerHasNoControllerAndIQLeavesItAlone() throws {
+        let text = """
+            key: t/window
+            title: W
+            container: window
+            views: [{id: reply, kind: textField, frame: {left: 16, right: 16, bottom: 20, height: 44}}]
+            steps: [focus: reply]
+            """
+        let r = try resolve(text, "iphone-8", .portrait)
+        #expect(r.container == .window)
+        #expect(r.contentController == nil)
+        #expect(r.screen.controllers.isEmpty)
+        #expect(r.screen[r.contentRoot].parent == nil)
+        #expect(r.screen[r.contentRoot].frame == Rect(x: 0, y: 0, width: 375, height: 667))
+        #expect(try frame(r, "reply") == Rect(x: 16, y: 603, width: 343, height: 44))
+
+        let device = try starterDevice("iphone-8")
+        let key = CellKey(scenario: "t/window", device: "iphone-8", orientation: .portrait, keyboard: .standard, strategy: "iq")
+        let outcome = try #require(CellRunner(key: key, scenario: try scenario(text), device: device)).run(expected: [])
+        // The 216-pt keyboard's top is at 451; the field (603…647) stays under it and nothing is logged.
+        #expect(outcome.steps[0].value(of: "root.y") == 0)
+        #expect(outcome.steps[0].value(of: "needToMove") == nil)
+        #expect(outcome.steps[0].value(of: "occlusion") == 44)
+        #expect(outcome.steps[0].failed == [.covered])
     }
 }

@@ -106,7 +106,7 @@ import KeyboardAvoidance
             "c.yaml": "key: t/c\ntitle: C\n",
         ])
         #expect(result == [
-            "a.yaml:3:12: container: expected one of 'plain', 'navigation', 'tabBar', 'navigationInTabBar', 'formSheet' or 'popover', found 'tabbar'; did you mean 'tabBar'?",
+            "a.yaml:3:12: container: expected one of 'plain', 'navigation', 'tabBar', 'navigationInTabBar', 'formSheet', 'popover' or 'window', found 'tabbar'; did you mean 'tabBar'?",
             "b.yaml:1:1: title: missing required field 'title'",
         ])
     }

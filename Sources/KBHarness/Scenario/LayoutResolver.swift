@@ -13,7 +13,7 @@ public struct ResolvedScreen: Sendable {
     /// The content controller's root view (`$root`).
     public let contentRoot: NodeID
     /// The content controller.
-    public let contentController: ControllerID
+    public let contentController: ControllerID?
     /// Node of every scenario id; a search bar's id and `<id>.field` both give its text field.
     public let nodeIDs: [String: NodeID]
     /// The search bar views themselves, by id.
@@ -154,8 +154,11 @@ private struct LayoutResolver {
 
         // Controllers come last: their views exist by now.
         let content = scenario.controller
-        let contentController: ControllerID
+        let contentController: ControllerID?
         switch container {
+        case .window:
+            // The root view is a plain subview of the window: nothing answers viewContainingController.
+            contentController = nil
         case .plain:
             contentController = builder.addController(ViewController(kind: content.kind, view: root,
                                                                      className: content.className))
@@ -184,7 +187,7 @@ private struct LayoutResolver {
                 kind: content.kind, view: root, className: content.className,
                 presentation: container == .formSheet ? .formSheet : .popover))
         }
-        if let field = navigationSearchField {
+        if let field = navigationSearchField, let contentController {
             builder.updateController(contentController) { $0.navigationItemSearchField = field }
         }
 

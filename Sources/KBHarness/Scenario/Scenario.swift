@@ -14,6 +14,8 @@ public enum ContainerKind: String, CaseIterable, Sendable, Codable {
     case formSheet
     /// Presented as a popover (a page sheet on iPhone).
     case popover
+    /// Views added straight to the `UIWindow`, with no view controller at all (IQ issue #1197).
+    case window
 
     /// Whether a navigation bar sits above the content.
     public var hasNavigationBar: Bool { self == .navigation || self == .navigationInTabBar }
