@@ -224,19 +224,20 @@ private func runCell(_ library: ScenarioLibrary, _ scenarioKey: String, device: 
         #expect(outcome.knownFailures == 1)
     }
 
-    /// Every cell of every app scenario's matrix runs without an error; the scenarios' expected values hold
-    /// and the only invariant failures are the IQ behaviours the scenarios declare as known.
-    @Test func theAppMatrixRunsOnEveryDeviceWithoutErrors() throws {
+    /// Every cell of every shipped scenario's matrix (app, worked examples, edge cases, starters) runs
+    /// without an error; expected values hold and the only invariant failures are those the scenarios
+    /// declare as known.
+    @Test func theWholeLibraryRunsOnEveryDeviceWithoutErrors() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let store = try storeWithLibrary(scratch.file("app.sqlite"), scenarios: scenariosDirectory)
-        let selection = RunSelection(scenarioGlob: "app/*")
+        let store = try storeWithLibrary(scratch.file("library.sqlite"), scenarios: scenariosDirectory)
+        let selection = RunSelection()
         var options = RunOptions()
         options.timingSamples = 0
         let report = try MatrixRunner.run(store: store, selection: selection, options: options,
                                           metadata: testMetadata(selection))
         let library = try shippedLibrary()
-        let planned = appScenarios(library).reduce(0) { $0 + library.cells(for: $1).count }
+        let planned = library.scenarios.reduce(0) { $0 + library.cells(for: $1).count }
         #expect(report.outcomes.count == planned)
         let errors = report.outcomes.filter { $0.status == .error }
         #expect(errors.isEmpty, "\(errors.count) cells errored, e.g. \(errors.prefix(3).map { "\($0.key): \($0.message ?? "")" })")
@@ -245,13 +246,13 @@ private func runCell(_ library: ScenarioLibrary, _ scenarioKey: String, device: 
                 "\(failures.count) cells failed, e.g. \(failures.prefix(5).map { "\($0.key): \($0.message ?? "")" })")
         // Every scenario ran on every device of its matrix.
         let ran = Set(report.outcomes.map { "\($0.key.scenario)|\($0.key.device)" })
-        for scenario in appScenarios(library) {
+        for scenario in library.scenarios {
             for device in library.devices(for: scenario) {
                 #expect(ran.contains("\(scenario.key)|\(device.key)"), "\(scenario.key) did not run on \(device.key)")
             }
         }
         // Each declared known issue is hit somewhere: none is stale.
-        for scenario in appScenarios(library) where !scenario.knownIssues.isEmpty {
+        for scenario in library.scenarios where !scenario.knownIssues.isEmpty {
             let hits = report.outcomes.filter { $0.key.scenario == scenario.key && $0.knownFailures > 0 }
             #expect(!hits.isEmpty, "\(scenario.key) declares known issues that no cell hits")
         }
