@@ -137,6 +137,10 @@ public struct Screen: Sendable, Equatable {
             if let distance = node.keyboardDistance {
                 try checkNumber(distance, subject: subject, field: "keyboardDistance")
             }
+            if let caret = node.caretRect { try checkRect(caret, subject: subject, field: "caretRect") }
+            if let spacing = node.keyboardLayoutGuideSpacing {
+                try checkNumber(spacing, subject: subject, field: "keyboardLayoutGuideSpacing")
+            }
             if node.kind.isCell && node.indexPath == nil {
                 throw ScreenError(subject: subject, field: "indexPath", message: "a cell needs an index path")
             }

@@ -136,6 +136,12 @@ public struct ViewNode: Sendable, Equatable {
     public var lineFragmentPadding = 5.0
     /// Whether a text view holds text (hides the placeholder).
     public var hasText = false
+    /// The caret (insertion point) line of a text input, in the view's own coordinates; `nil` means the
+    /// first line. Strategies that target the caret rather than the whole field read it.
+    public var caretRect: Rect?
+    /// Set when the view's bottom is constrained to `keyboardLayoutGuide.top` of its controller's root
+    /// view, with this spacing (`view.bottom == guide.top - spacing`); `nil` when it is not.
+    public var keyboardLayoutGuideSpacing: Double?
 
     /// `iq.distanceFromKeyboard`; `nil` is the sentinel meaning "use the global distance".
     public var keyboardDistance: Double?
