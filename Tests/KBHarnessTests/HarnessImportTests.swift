@@ -56,13 +56,13 @@ import KBSQLite
             #expect(try db.scalarText("SELECT definition_hash FROM device WHERE key = ?", [.text(device.key)]) == device.definitionHash)
         }
 
-        // The spec 7.1 value as the file writes it: step 2, SE portrait standard, any strategy.
+        // The spec 7.1 value as the file writes it: step 2, SE portrait standard, the IQ strategy.
         let rows = try db.textRows("""
             SELECT device, orientation, keyboard, strategy, value, tolerance, origin, source FROM v_expected
             WHERE scenario = 'worked/7.1-plain-bottom-field' AND step = 2 AND metric = 'root.y'
             """)
         let source = try #require(rows.first?.last)
-        #expect(rows.map { Array($0.dropLast()) } == [["iphone-se-1st-gen", "portrait", "standard", "*", "-88", "0.5", "file"]])
+        #expect(rows.map { Array($0.dropLast()) } == [["iphone-se-1st-gen", "portrait", "standard", "iq", "-88", "0.5", "file"]])
         #expect(source.hasSuffix("7.1-plain-bottom-field.yaml:\(try lineOf("{root.y: -88", in: "worked/7.1-plain-bottom-field.yaml"))"))
         // An expectation for two devices is stored once per device.
         #expect(try db.textRows("""

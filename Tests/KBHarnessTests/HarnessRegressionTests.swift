@@ -198,7 +198,7 @@ import KBSQLite
         let scenarios = try scratch.copyScenarios()
         // The step-2 expectation scoped to the exact cell (strategy included), with a wrong root.y.
         try scratch.edit(Self.plainFile, replacing: "    keyboard: standard\n    \(Self.step2Values)",
-                         with: "    keyboard: standard\n    strategy: iq\n    values: {root.y: -80, movedDistance: 88, needToMove: 88")
+                         with: "    keyboard: standard\n    values: {root.y: -80, movedDistance: 88, needToMove: 88")
         let store = try storeWithLibrary(scratch.file("kb.sqlite"), scenarios: scenarios)
         defer { store.close() }
         let db = store.database
