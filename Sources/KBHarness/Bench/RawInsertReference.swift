@@ -20,8 +20,9 @@ enum RawInsertReference {
         let sql = """
             INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
                                 scenario_hash, device_hash, status, steps, state, state_hash,
-                                failed_invariants, failed_expectations, min_gap, max_occlusion, message)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                failed_invariants, failed_expectations, min_gap, max_occlusion, message,
+                                known_failures, covered_steps, above_guide_steps, not_restored_steps)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         var statement: OpaquePointer?
         let clock = ContinuousClock()
@@ -45,6 +46,10 @@ enum RawInsertReference {
             sqlite3_bind_int64(statement, 11, Int64(outcome.steps.count))
             sqlite3_bind_int64(statement, 14, Int64(outcome.failedInvariants))
             sqlite3_bind_int64(statement, 15, Int64(outcome.mismatches.count))
+            sqlite3_bind_int64(statement, 19, Int64(outcome.knownFailures))
+            sqlite3_bind_int64(statement, 20, Int64(outcome.steps(breaking: .covered)))
+            sqlite3_bind_int64(statement, 21, Int64(outcome.steps(breaking: .aboveTopGuide)))
+            sqlite3_bind_int64(statement, 22, Int64(outcome.steps(breaking: .notRestored)))
             if let gap = outcome.minGap { sqlite3_bind_double(statement, 16, gap) } else { sqlite3_bind_null(statement, 16) }
             if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(statement, 17, occlusion) } else { sqlite3_bind_null(statement, 17) }
             let positions: [Int32] = [2, 5, 6, 7, 8, 9, 10, 12, 13, 18]

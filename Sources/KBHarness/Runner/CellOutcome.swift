@@ -91,6 +91,11 @@ public struct CellOutcome: Sendable {
     /// Number of (step, invariant) failures declared in the scenario's `knownIssues`.
     public var knownFailures: Int { steps.reduce(0) { $0 + $1.known.count } }
 
+    /// Steps at which `invariant` failed, declared known or not (what a strategy comparison counts).
+    public func steps(breaking invariant: Invariant) -> Int {
+        steps.reduce(0) { $0 + ($1.failed.contains(invariant) || $1.known.contains(invariant) ? 1 : 0) }
+    }
+
     /// The per-step state as stored in `result.state`: a JSON array, one object per step.
     public var stateJSON: String {
         var json = JSONText()

@@ -199,8 +199,8 @@ extension HarnessStore {
                 INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
                                     scenario_hash, device_hash, status, steps, state, state_hash,
                                     failed_invariants, failed_expectations, min_gap, max_occlusion, message,
-                                    known_failures)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    known_failures, covered_steps, above_guide_steps, not_restored_steps)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, persistent: true)
             let insertTiming = try database.prepare("""
                 INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
@@ -233,6 +233,9 @@ extension HarnessStore {
                 try insertResult.bind(17, outcome.maxOcclusion)
                 try insertResult.bind(18, outcome.message)
                 try insertResult.bind(19, outcome.knownFailures)
+                try insertResult.bind(20, outcome.steps(breaking: .covered))
+                try insertResult.bind(21, outcome.steps(breaking: .aboveTopGuide))
+                try insertResult.bind(22, outcome.steps(breaking: .notRestored))
                 try insertResult.withBoundText(12, record.stateJSON) { try insertResult.execute() }
                 let resultID = database.lastInsertRowID
                 switch outcome.status {
