@@ -135,3 +135,78 @@ extension Screen {
         return nil
     }
 }
+
+/// When the toolbar shows previous/next (`toolbarConfiguration.previousNextDisplayMode`).
+public enum PreviousNextDisplayMode: String, CaseIterable, Sendable, Codable {
+    /// When there is more than one input, or inside a table or collection view.
+    case `default`
+    /// Always.
+    case alwaysShow
+    /// Never: a Done-only toolbar.
+    case alwaysHide
+}
+
+/// IQKeyboardToolbarManager's options that decide the toolbar (spec §1.5).
+public struct ToolbarOptions: Sendable, Equatable {
+    /// `isEnabled` (`enableAutoToolbar`); false since 8.0.
+    public var isEnabled = false
+    /// `enabledToolbarClasses`: toolbar even when `isEnabled` is false.
+    public var enabledClasses: [String] = []
+    /// `disabledToolbarClasses`; wins over the enabled list.
+    public var disabledClasses = ["UIAlertController", "UIInputViewController"]
+    /// `manageBehavior`: the sibling order.
+    public var order = NavigationOrder.bySubviews
+    /// `previousNextDisplayMode`.
+    public var previousNext = PreviousNextDisplayMode.default
+
+    /// The library's defaults.
+    public init() {}
+}
+
+/// The toolbar IQ attaches to an input (spec §4.3), as far as geometry and navigation go.
+public struct ToolbarState: Sendable, Equatable {
+    /// Whether the previous/next buttons are shown (else a Done-only toolbar).
+    public var hasPreviousNext: Bool
+    /// Whether "previous" is enabled.
+    public var previousEnabled: Bool
+    /// Whether "next" is enabled.
+    public var nextEnabled: Bool
+
+    /// Creates a toolbar state.
+    public init(hasPreviousNext: Bool, previousEnabled: Bool, nextEnabled: Bool) {
+        self.hasPreviousNext = hasPreviousNext
+        self.previousEnabled = previousEnabled
+        self.nextEnabled = nextEnabled
+    }
+
+    /// The toolbar of `input`, or nil when the rules attach none.
+    public static func of(_ input: NodeID, in screen: Screen, options: ToolbarOptions) -> ToolbarState? {
+        var controllerID = screen.viewContainingController(input)
+        if screen[input].kind == .searchTextField, let current = controllerID {
+            var searchOwner = current
+            if screen[current].kind == .navigationController, let top = screen[current].visibleChild { searchOwner = top }
+            if screen[searchOwner].navigationItemSearchField == input { return nil }
+            controllerID = current
+        }
+        let controller = controllerID.map { screen[$0] }
+        var enabled = options.isEnabled || options.enabledClasses.contains { controller?.isKind(of: $0) ?? false }
+        if enabled, let controller,
+           options.disabledClasses.contains(where: controller.isKind(of:)) || controller.isAlertTextFieldController {
+            enabled = false
+        }
+        guard enabled else { return nil }
+        let navigation = ResponderNavigation(around: input, in: screen, order: options.order)
+        guard !navigation.list.isEmpty else { return nil }
+        let inList = screen.ancestor(of: input) { $0 == .tableView || $0 == .collectionView } != nil
+        let hasPreviousNext: Bool
+        switch options.previousNext {
+        case .default: hasPreviousNext = inList || navigation.list.count > 1
+        case .alwaysShow: hasPreviousNext = true
+        case .alwaysHide: hasPreviousNext = false
+        }
+        guard hasPreviousNext else { return ToolbarState(hasPreviousNext: false, previousEnabled: false, nextEnabled: false) }
+        if inList { return ToolbarState(hasPreviousNext: true, previousEnabled: true, nextEnabled: true) }
+        return ToolbarState(hasPreviousNext: true, previousEnabled: navigation.list.first != input,
+                            nextEnabled: navigation.list.last != input)
+    }
+}

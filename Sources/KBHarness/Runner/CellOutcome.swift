@@ -114,6 +114,27 @@ public struct CellOutcome: Sendable {
                 json.field("failed") { json in json.array(step.failed) { $0.string($1.rawValue) } }
                 json.field("known") { json in json.array(step.known) { $0.string($1.rawValue) } }
                 json.field("details") { json in json.array(step.failureDetails) { $0.string($1.text) } }
+                if let navigation = step.navigation {
+                    json.field("navigation") { json in
+                        json.object { json in
+                            json.field("list") { json in json.array(navigation.list) { $0.string($1) } }
+                            json.field("index") { json in
+                                if let index = navigation.index { json.number(Double(index)) } else { json.null() }
+                            }
+                            json.field("previous") { $0.bool(navigation.canGoPrevious) }
+                            json.field("next") { $0.bool(navigation.canGoNext) }
+                            json.field("returnKey") { $0.string(navigation.returnKey) }
+                            json.field("toolbar") { json in
+                                guard let toolbar = navigation.toolbar else { json.null(); return }
+                                json.object { json in
+                                    json.field("previousNext") { $0.bool(toolbar.hasPreviousNext) }
+                                    json.field("previousEnabled") { $0.bool(toolbar.previousEnabled) }
+                                    json.field("nextEnabled") { $0.bool(toolbar.nextEnabled) }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         return json.text
@@ -134,6 +155,12 @@ struct JSONText {
     mutating func number(_ value: Double) {
         separate()
         text += CanonicalJSON.format(value)
+    }
+
+    /// Writes `true` or `false`.
+    mutating func bool(_ value: Bool) {
+        separate()
+        text += value ? "true" : "false"
     }
 
     /// Writes a string with JSON escapes.

@@ -89,7 +89,7 @@ public struct CellRunner: Sendable {
         var simulation = Simulation(screen: screen, strategy: strategy)
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
                                     trackedViews: trackedViews(compiled.initial, expected: expected),
-                                    names: screen.names)
+                                    names: screen.names, toolbar: scenario.options.toolbar)
         let baseline = RestoreBaseline(screen)
         var keyboardWasShown = false
         var records: [StepRecord] = []

@@ -103,7 +103,8 @@ struct ScenarioDriver {
                 let forward = located.value == .next
                 action = forward ? "next" : "previous"
                 guard let current = focused else { break }
-                let navigation = ResponderNavigation(around: current, in: resolved.screen)
+                let navigation = ResponderNavigation(around: current, in: resolved.screen,
+                                                     order: scenario.options.toolbar.order)
                 guard let target = forward ? navigation.next : navigation.previous else { break }
                 events.append(.endEditing(current))
                 events.append(.beginEditing(target))

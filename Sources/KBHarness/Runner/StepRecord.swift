@@ -28,6 +28,8 @@ public struct StepRecord: Sendable, Equatable {
     public var failureDetails: [(invariant: Invariant, text: String)]
     /// "Need to move" values the strategy logged during this step.
     public var needToMoveLog: [Double]
+    /// The focused input's previous/next list, toolbar and return key, if an input is focused.
+    public var navigation: NavigationRecord?
 
     /// The value of a metric, if the step has it.
     public func value(of metric: String) -> Double? {
@@ -39,10 +41,26 @@ public struct StepRecord: Sendable, Equatable {
         lhs.action == rhs.action && lhs.focused == rhs.focused && lhs.failed == rhs.failed && lhs.known == rhs.known
             && lhs.failureDetails.map(\.text) == rhs.failureDetails.map(\.text)
             && lhs.failureDetails.map(\.invariant) == rhs.failureDetails.map(\.invariant)
-            && lhs.needToMoveLog == rhs.needToMoveLog
+            && lhs.needToMoveLog == rhs.needToMoveLog && lhs.navigation == rhs.navigation
             && lhs.metrics.count == rhs.metrics.count
             && zip(lhs.metrics, rhs.metrics).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
+}
+
+/// The responder navigation around the focused input (spec §4), as the toolbar and return key see it.
+public struct NavigationRecord: Sendable, Equatable {
+    /// Scenario ids of the previous/next list, in order.
+    public var list: [String]
+    /// Position of the focused input in `list`.
+    public var index: Int?
+    /// `canGoPrevious`.
+    public var canGoPrevious: Bool
+    /// `canGoNext`.
+    public var canGoNext: Bool
+    /// Return key: `next` while a later input exists, `done` on the last (IQKeyboardReturnManager).
+    public var returnKey: String
+    /// The toolbar IQ attaches under the scenario's toolbar options, or nil for none.
+    public var toolbar: ToolbarState?
 }
 
 /// Reads a simulation after each step and turns it into a `StepRecord`.
@@ -59,6 +77,8 @@ struct StepObserver {
     let trackedViews: [TrackedView]
     /// Scenario id of every node, for `focused`.
     let names: [String]
+    /// Toolbar rules and navigation order of the scenario.
+    var toolbar = ToolbarOptions()
     /// Tolerance, in points, below which an invariant violation is rounding noise.
     let tolerance = 0.5
 
@@ -107,8 +127,17 @@ struct StepObserver {
         metrics.append(("keyboard.height", keyboard?.height ?? 0))
 
         var focusedName: String?
+        var navigationRecord: NavigationRecord?
         if let focused = world.firstResponder {
             focusedName = names[focused.index]
+            let navigation = ResponderNavigation(around: focused, in: screen, order: toolbar.order)
+            navigationRecord = NavigationRecord(
+                list: navigation.list.map { names[$0.index] }, index: navigation.index,
+                canGoPrevious: navigation.canGoPrevious, canGoNext: navigation.canGoNext,
+                returnKey: navigation.canGoNext ? "next" : "done",
+                toolbar: ToolbarState.of(focused, in: screen, options: toolbar))
+            metrics.append(("navigation.count", Double(navigation.list.count)))
+            if let index = navigation.index { metrics.append(("navigation.index", Double(index))) }
             let frame = screen.frameInWindow(focused)
             metrics.append(("focused.minY", frame.minY))
             metrics.append(("focused.maxY", frame.maxY))
@@ -140,6 +169,14 @@ struct StepObserver {
             metrics.append(("\(view.name).origin.y", node.frame.origin.y))
             metrics.append(("\(view.name).minY", frame.minY))
             metrics.append(("\(view.name).maxY", frame.maxY))
+            if node.kind == .textView {
+                let placeholder = PlaceholderGeometry.of(view.id, in: screen)
+                metrics.append(("\(view.name).placeholder.x", placeholder.frame.x))
+                metrics.append(("\(view.name).placeholder.y", placeholder.frame.y))
+                metrics.append(("\(view.name).placeholder.width", placeholder.frame.width))
+                metrics.append(("\(view.name).placeholder.height", placeholder.frame.height))
+                metrics.append(("\(view.name).placeholder.visible", placeholder.isVisible ? 1 : 0))
+            }
             if node.kind.isScrollView {
                 metrics.append(("\(view.name).contentOffset.x", node.contentOffset.x))
                 metrics.append(("\(view.name).contentOffset.y", node.contentOffset.y))
@@ -158,7 +195,7 @@ struct StepObserver {
             }
         }
         return StepRecord(action: action, focused: focusedName, metrics: metrics, failed: failed,
-                          failureDetails: details, needToMoveLog: Array(needToMove))
+                          failureDetails: details, needToMoveLog: Array(needToMove), navigation: navigationRecord)
     }
 }
 

@@ -469,6 +469,8 @@ public struct ScenarioOptions: Equatable, Sendable {
     public var enabledClasses: [String] = []
     /// The quirk switches.
     public var quirks = IQQuirks()
+    /// IQKeyboardToolbarManager's options: toolbar rules and the previous/next order.
+    public var toolbar = ToolbarOptions()
 
     /// The defaults.
     public init() {}

@@ -140,10 +140,20 @@ extension ScenarioOptions {
     var canonicalValue: CanonicalJSON {
         var quirkObject: [String: CanonicalJSON] = [:]
         for (name, keyPath) in ScenarioOptions.quirkNames { quirkObject[name] = .bool(quirks[keyPath: keyPath]) }
-        return .object(["enabled": .bool(isEnabled), "keyboardDistance": .number(keyboardDistance),
-                        "disabledClasses": .array(disabledClasses.map(CanonicalJSON.string)),
-                        "enabledClasses": .array(enabledClasses.map(CanonicalJSON.string)),
-                        "quirks": .object(quirkObject)])
+        var object: [String: CanonicalJSON] = [
+            "enabled": .bool(isEnabled), "keyboardDistance": .number(keyboardDistance),
+            "disabledClasses": .array(disabledClasses.map(CanonicalJSON.string)),
+            "enabledClasses": .array(enabledClasses.map(CanonicalJSON.string)),
+            "quirks": .object(quirkObject)]
+        // Written only when set, so scenarios without toolbar options keep their hash.
+        if toolbar != ToolbarOptions() {
+            object["toolbar"] = .object([
+                "enabled": .bool(toolbar.isEnabled),
+                "enabledClasses": .array(toolbar.enabledClasses.map(CanonicalJSON.string)),
+                "disabledClasses": .array(toolbar.disabledClasses.map(CanonicalJSON.string)),
+                "order": .string(toolbar.order.rawValue), "previousNext": .string(toolbar.previousNext.rawValue)])
+        }
+        return .object(object)
     }
 }
 

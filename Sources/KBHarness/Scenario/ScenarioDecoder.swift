@@ -640,7 +640,15 @@ struct ScenarioDecoder {
     private mutating func decodeOptions(_ fields: Fields) -> ScenarioOptions {
         var options = ScenarioOptions()
         guard let spec = reader.open(fields, "options", allowed: ["enabled", "keyboardDistance", "disabledClasses",
-                                                                 "enabledClasses", "quirks"]) else { return options }
+                                                                 "enabledClasses", "quirks", "toolbar"]) else { return options }
+        if let toolbar = reader.open(spec, "toolbar", allowed: ["enabled", "enabledClasses", "disabledClasses", "order",
+                                                                "previousNext"]) {
+            options.toolbar.isEnabled = reader.bool(toolbar, "enabled") ?? false
+            if let names = reader.strings(toolbar, "enabledClasses") { options.toolbar.enabledClasses = names.map(\.value) }
+            if let names = reader.strings(toolbar, "disabledClasses") { options.toolbar.disabledClasses = names.map(\.value) }
+            options.toolbar.order = reader.choice(toolbar, "order", NavigationOrder.self) ?? .bySubviews
+            options.toolbar.previousNext = reader.choice(toolbar, "previousNext", PreviousNextDisplayMode.self) ?? .default
+        }
         options.isEnabled = reader.bool(spec, "enabled") ?? true
         options.keyboardDistance = reader.number(spec, "keyboardDistance") ?? 10
         if let names = reader.strings(spec, "disabledClasses") { options.disabledClasses = names.map(\.value) }
