@@ -43,8 +43,9 @@ struct RunCommand: ParsableCommand {
                                valueName: "kind,…"))
     var keyboard = "all"
 
-    @Option(help: ArgumentHelp("Strategies (iq) or all.", valueName: "key,…"))
-    var strategy = "all"
+    @Option(help: ArgumentHelp("Strategies: iq (IQKeyboardManager 8.x), tp (TPKeyboardAvoiding), guide (UIKeyboardLayoutGuide), or all. Default: iq, the gate; all runs the comparison.",
+                               valueName: "key,…"))
+    var strategy = "iq"
 
     @Option(help: "Timing samples per cell after warm-up; 0 skips timing.")
     var samples = 11
@@ -76,9 +77,10 @@ struct RunCommand: ParsableCommand {
             }
         }
         let tags = tag.flatMap { list($0) ?? [] }
+        let strategies = strategy.trimmingCharacters(in: .whitespaces) == "all" ? StrategyCatalog.keys : list(strategy)
         return RunSelection(devices: list(device), scenarioGlob: scenario, tags: tags.isEmpty ? nil : tags,
                             orientations: try parsed(orientation, "orientation"),
-                            keyboards: try parsed(keyboard, "keyboard"), strategies: list(strategy))
+                            keyboards: try parsed(keyboard, "keyboard"), strategies: strategies)
     }
 
     func run() throws {

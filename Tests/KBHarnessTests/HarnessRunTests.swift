@@ -240,7 +240,7 @@ import KeyboardAvoidance
         }
         #expect(mixed.text == #"{"a":["x","y"],"b":null,"c":[[1],[2,3]]}"#)
         #expect(RunSelection(devices: ["iphone-se-1st-gen", "iphone-8"], orientations: [.portrait, .landscape]).json
-                == #"{"devices":["iphone-se-1st-gen","iphone-8"],"scenario":"*","tags":"all","orientations":["portrait","landscape"],"keyboards":"all","strategies":"all"}"#)
+                == #"{"devices":["iphone-se-1st-gen","iphone-8"],"scenario":"*","tags":"all","orientations":["portrait","landscape"],"keyboards":"all","strategies":"default"}"#)
     }
 
     @Test func everyStoredDocumentIsValidJSON() throws {

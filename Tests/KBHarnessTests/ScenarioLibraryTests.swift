@@ -57,10 +57,11 @@ import KeyboardAvoidance
                     == ["s.yaml:3:30: matrix.devices[1]: unknown device 'iphone-9'; did you mean 'iphone-8'?"])
         #expect(try messages(["s.yaml": "key: t/a\ntitle: A\nmatrix: {devices: [iphone-8, ipad-pro-12-9], keyboards: [floating]}\n"])
                     == ["s.yaml:3:9: matrix.keyboards: device 'iphone-8' has no floating keyboard height (portrait, landscape)"])
+        let known = "(known: \(StrategyCatalog.keys.joined(separator: ", ")))"
         #expect(try messages(["s.yaml": "key: t/a\ntitle: A\nmatrix: {strategies: [iq, tpka]}\n"])
-                    == ["s.yaml:3:27: matrix.strategies[1]: unknown strategy 'tpka' (known: iq)"])
+                    == ["s.yaml:3:27: matrix.strategies[1]: unknown strategy 'tpka'; did you mean 'tp'? \(known)"])
         #expect(try messages(["s.yaml": "key: t/a\ntitle: A\nmatrix: {strategies: [qi]}\n"])
-                    == ["s.yaml:3:23: matrix.strategies[0]: unknown strategy 'qi'; did you mean 'iq'? (known: iq)"])
+                    == ["s.yaml:3:23: matrix.strategies[0]: unknown strategy 'qi'; did you mean 'iq'? \(known)"])
         let floating = try messages(["s.yaml": "key: t/a\ntitle: A\n" + field
                                      + "steps: [{focus: name}, {keyboard: {kind: floating}}]\n"])
         #expect(floating.count == 20, "one per phone (32), capped at 20 per file")
@@ -78,7 +79,7 @@ import KeyboardAvoidance
         #expect(try messages(["s.yaml": expectations + "  - {step: 1, keyboard: emoji, values: {gap: 10}}\n"])
                     == ["s.yaml:7:5: expect[0].keyboard: no cell of this scenario's matrix uses the emoji keyboard"])
         #expect(try messages(["s.yaml": expectations + "  - {step: 1, strategy: tpka, values: {gap: 10}}\n"])
-                    == ["s.yaml:7:5: expect[0].strategy: strategy 'tpka' is not in this scenario's matrix"])
+                    == ["s.yaml:7:5: expect[0].strategy: strategy 'tpka' is not in this scenario's matrix; did you mean 'tp'?"])
     }
 
     @Test func layoutsAreCheckedOnEveryDeviceAtLoad() throws {

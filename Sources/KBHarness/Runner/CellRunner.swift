@@ -3,12 +3,16 @@ import KeyboardAvoidance
 /// The avoidance strategies the matrix can run, by key.
 public enum StrategyCatalog {
     /// Every strategy key, in matrix order.
-    public static let keys = ["iq"]
+    public static let keys = ["iq", "tp", "guide"]
+    /// What a run selects when it names no strategy: the library a team gates on.
+    public static let defaultKeys = ["iq"]
 
     /// The strategy `key` configured for `scenario`, or nil for an unknown key.
     public static func strategy(_ key: String, for scenario: Scenario) -> AvoidanceStrategy? {
         switch key {
         case "iq": return .iqKeyboardManager(scenario.iqOptions())
+        case "tp": return .tpKeyboardAvoiding()
+        case "guide": return .keyboardLayoutGuide()
         default: return nil
         }
     }

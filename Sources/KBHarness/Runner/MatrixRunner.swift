@@ -13,7 +13,7 @@ public struct RunSelection: Sendable, Equatable {
     public var orientations: [Orientation]?
     /// Keyboard kinds.
     public var keyboards: [KeyboardKind]?
-    /// Strategy keys.
+    /// Strategy keys; nil runs each scenario's default strategies (its matrix's, else IQ).
     public var strategies: [String]?
 
     /// Selects everything.
@@ -41,7 +41,9 @@ public struct RunSelection: Sendable, Equatable {
             list("tags", tags)
             list("orientations", orientations?.map(\.rawValue))
             list("keyboards", keyboards?.map(\.rawValue))
-            list("strategies", strategies)
+            json.field("strategies") { json in
+                if let strategies { json.array(strategies) { $0.string($1) } } else { json.string("default") }
+            }
         }
         return json.text
     }
@@ -183,7 +185,7 @@ public enum MatrixRunner {
         }
         var planned: [PlannedCell] = []
         for scenario in library.scenarios.sorted(by: { $0.key < $1.key }) where selection.selects(scenario) {
-            for cell in library.cells(for: scenario) where selection.selects(cell) {
+            for cell in library.cells(for: scenario, strategies: selection.strategies) where selection.selects(cell) {
                 guard let device = library.device(cell.device) else { continue }
                 let key = CellKey(scenario: scenario.key, device: cell.device, orientation: cell.orientation,
                                   keyboard: cell.keyboard, strategy: cell.strategy)

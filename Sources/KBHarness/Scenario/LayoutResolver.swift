@@ -253,6 +253,7 @@ private struct LayoutResolver {
         node.isUserInteractionEnabled = spec.isUserInteractionEnabled
         node.isEnabled = spec.isEnabled
         node.tag = spec.tag
+        node.keyboardLayoutGuideSpacing = spec.keyboardLayoutGuideSpacing
         if let scroll = spec.scroll {
             node.contentSize = contentSize ?? .zero
             node.contentOffset = scroll.contentOffset

@@ -422,6 +422,9 @@ public struct ViewSpec: Hashable, Sendable {
     public var textView: TextViewSpec?
     /// Whether a search bar is the controller's `navigationItem.searchController` bar.
     public var isNavigationItemSearch = false
+    /// `keyboardLayoutGuide: spacing`: the view's bottom is constrained to the root view's keyboard
+    /// layout guide with this spacing (lay it out at the safe-area bottom minus the spacing).
+    public var keyboardLayoutGuideSpacing: Double?
     /// Table content.
     public var table: TableSpec?
     /// Collection layout.

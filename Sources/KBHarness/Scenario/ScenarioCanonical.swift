@@ -87,6 +87,8 @@ extension ViewSpec {
             object["hasText"] = .bool(textView.hasText)
         }
         if kind == .searchBar { object["navigationItemSearch"] = .bool(isNavigationItemSearch) }
+        // Written only when set, so views without the constraint keep their scenario's hash.
+        if let keyboardLayoutGuideSpacing { object["keyboardLayoutGuide"] = .number(keyboardLayoutGuideSpacing) }
         if let stack {
             object["axis"] = .string(stack.axis.rawValue)
             object["spacing"] = .number(stack.spacing)

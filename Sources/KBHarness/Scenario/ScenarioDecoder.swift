@@ -3,7 +3,8 @@ import Yams
 
 /// Which fields a view mapping accepts, by kind; the decoder uses it for unknown-key messages too.
 enum ViewFields {
-    static let common = ["id", "kind", "frame", "hidden", "alpha", "userInteraction", "enabled", "tag"]
+    static let common = ["id", "kind", "frame", "hidden", "alpha", "userInteraction", "enabled", "tag",
+                         "keyboardLayoutGuide"]
     static let children = ["views"]
     static let scroll = ["contentSize", "contentOffset", "contentInset", "indicatorInsets", "scrollEnabled",
                          "ignoreScrollingAdjustment", "ignoreContentInsetAdjustment", "restoreContentOffset"]
@@ -275,6 +276,7 @@ struct ScenarioDecoder {
         for key in ["hidden", "alpha", "userInteraction", "enabled", "tag"] {
             elsewhere[key] = "set it on a subview; the root view stays visible and interactive"
         }
+        elsewhere["keyboardLayoutGuide"] = "the root view owns the guide; constrain a subview to it"
         guard let spec = reader.open(node, at: "rootView", allowed: allowed, elsewhere: elsewhere) else {
             fillDefaults(&root)
             return (root, nil)
@@ -320,6 +322,7 @@ struct ScenarioDecoder {
         view.isUserInteractionEnabled = reader.bool(fields, "userInteraction") ?? true
         view.isEnabled = reader.bool(fields, "enabled") ?? true
         view.tag = reader.integer(fields, "tag") ?? 0
+        view.keyboardLayoutGuideSpacing = reader.number(fields, "keyboardLayoutGuide")
 
         var hidden = hiddenAncestor
         if hidden == nil, let id, view.isHidden || view.alpha == 0 {

@@ -45,7 +45,7 @@ public struct ScenarioLibrary: Sendable {
     private let scenarioIndex: [String: Int]
 
     /// The strategies known when nothing else is said.
-    public static let defaultStrategies = ["iq"]
+    public static let defaultStrategies = StrategyCatalog.keys
     /// File name extensions read from directories.
     public static let fileExtensions = ["yaml", "yml", "json"]
 
@@ -248,15 +248,23 @@ public struct ScenarioLibrary: Sendable {
         return chosen.filter(available.contains)
     }
 
-    /// The strategies a scenario runs with.
+    /// The strategies a scenario can run with: its matrix's list, or every known strategy.
     public func strategies(for scenario: Scenario) -> [String] {
         scenario.matrix.strategies?.map(\.value) ?? strategies
     }
 
-    /// Every cell of a scenario's matrix, device-major.
-    public func cells(for scenario: Scenario) -> [MatrixCell] {
+    /// The strategies a scenario runs with when a run names none: its matrix's list, or the default set
+    /// (IQ, the library teams gate on); a run that names strategies widens this within `strategies(for:)`.
+    public func defaultStrategies(for scenario: Scenario) -> [String] {
+        scenario.matrix.strategies?.map(\.value) ?? StrategyCatalog.defaultKeys.filter(strategies.contains)
+    }
+
+    /// Every cell of a scenario's matrix, device-major: the default strategies, or those of `selected`
+    /// that the scenario can run with.
+    public func cells(for scenario: Scenario, strategies selected: [String]? = nil) -> [MatrixCell] {
         var cells: [MatrixCell] = []
-        let strategies = strategies(for: scenario)
+        let runnable = strategies(for: scenario)
+        let strategies = selected.map { $0.filter(runnable.contains) } ?? defaultStrategies(for: scenario)
         for device in devices(for: scenario) {
             for orientation in orientations(for: scenario) {
                 for keyboard in keyboards(for: scenario, on: device, orientation: orientation) {
