@@ -43,7 +43,7 @@ struct RunCommand: ParsableCommand {
                                valueName: "kind,…"))
     var keyboard = "all"
 
-    @Option(help: ArgumentHelp("Strategies: iq (IQKeyboardManager 8.x), tp (TPKeyboardAvoiding), guide (UIKeyboardLayoutGuide), or all. Default: iq, the gate; all runs the comparison.",
+    @Option(help: ArgumentHelp("Strategies: iq (IQKeyboardManager 8.x), tp (TPKeyboardAvoiding), guide (UIKeyboardLayoutGuide), ours (kbharness recommended), or all. Default: iq, the gate; all runs the comparison.",
                                valueName: "key,…"))
     var strategy = "iq"
 

@@ -15,11 +15,15 @@ import Testing
         options.timingSamples = 0
         let report = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
         #expect(report.outcomes.map(\.key.strategy) == StrategyCatalog.keys)
-        // IQ moves the root view (spec 7.1); TPKeyboardAvoiding needs a scroll view and the layout guide a
-        // pinned view, so neither moves the plain login form: the password (400…430) stays under 352.
+        // IQ moves the root view (spec 7.1), ours too (same 10-pt gap on a phone without a home indicator);
+        // TPKeyboardAvoiding needs a scroll view and the layout guide a pinned view, so neither moves the
+        // plain login form: the password (400…430) stays under 352.
         let byStrategy = Dictionary(uniqueKeysWithValues: report.outcomes.map { ($0.key.strategy, $0) })
         #expect(byStrategy["iq"]?.status == .pass)
         #expect(byStrategy["iq"]?.steps[1].value(of: "root.y") == -88)
+        #expect(byStrategy["ours"]?.status == .pass)
+        #expect(byStrategy["ours"]?.steps[1].value(of: "root.y") == -88)
+        #expect(byStrategy["ours"]?.steps[1].value(of: "gap") == 10)
         for strategy in ["tp", "guide"] {
             #expect(byStrategy[strategy]?.steps[1].failed == [.covered], "\(strategy)")
             #expect(byStrategy[strategy]?.steps[1].value(of: "occlusion") == 30, "\(strategy)")
@@ -28,7 +32,8 @@ import Testing
             SELECT strategy, cells, covered, above_top_guide, not_restored, clean FROM v_strategy_comparison
             WHERE run = ? ORDER BY strategy
             """, [.text(report.uuid)])
-        #expect(rows == [["guide", "1", "1", "0", "0", "0"], ["iq", "1", "0", "0", "0", "1"], ["tp", "1", "1", "0", "0", "0"]])
+        #expect(rows == [["guide", "1", "1", "0", "0", "0"], ["iq", "1", "0", "0", "0", "1"], ["ours", "1", "0", "0", "0", "1"],
+                         ["tp", "1", "1", "0", "0", "0"]])
         // group_concat's order is not defined in SQLite 3.40: compare the lists as sets.
         let failures = try store.database.textRows("SELECT failing, ran FROM v_strategy_failures WHERE run = ?",
                                                    [.text(report.uuid)])

@@ -3,7 +3,7 @@ import KeyboardAvoidance
 /// The avoidance strategies the matrix can run, by key.
 public enum StrategyCatalog {
     /// Every strategy key, in matrix order.
-    public static let keys = ["iq", "tp", "guide"]
+    public static let keys = ["iq", "tp", "guide", "ours"]
     /// What a run selects when it names no strategy: the library a team gates on.
     public static let defaultKeys = ["iq"]
 
@@ -13,6 +13,7 @@ public enum StrategyCatalog {
         case "iq": return .iqKeyboardManager(scenario.iqOptions())
         case "tp": return .tpKeyboardAvoiding()
         case "guide": return .keyboardLayoutGuide()
+        case "ours": return .recommended(RecommendedOptions(keyboardDistance: scenario.options.keyboardDistance))
         default: return nil
         }
     }
