@@ -789,18 +789,12 @@ struct RecommendedStrategyTests {
 
 // MARK: - Generator
 
-/// SplitMix64, seeded: the generated cases are the same on every run.
+/// The property tests' SplitMix64 (PropertyTests.swift), seeded: the cases are the same on every run.
 fileprivate struct OursRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+    var generator: SplitMix64
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// A uniform double in `range`, on whole points.
     mutating func points(_ range: ClosedRange<Double>) -> Double {
