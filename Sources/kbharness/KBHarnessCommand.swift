@@ -18,7 +18,8 @@ struct KBHarnessCommand: ParsableCommand {
             """,
         subcommands: [
             RunCommand.self, ImportCommand.self, AcceptCommand.self, RegressionsCommand.self, RunsCommand.self,
-            ShowCommand.self, ScenariosCommand.self, DevicesCommand.self, CompareStrategiesCommand.self,
+            ShowCommand.self, HistoryCommand.self, ScenariosCommand.self, DevicesCommand.self,
+            CompareStrategiesCommand.self,
             BenchCommand.self,
         ],
         defaultSubcommand: nil)

@@ -113,3 +113,40 @@ extension HarnessStore {
                          rows: rows)
     }
 }
+
+extension HarnessStore {
+    /// `kbharness history CELL`: the cell over every complete run, oldest first, with what changed.
+    public func cellHistoryTable(cell: String, limit: Int) throws -> TextTable {
+        // Ordered by run id, which follows run creation exactly (start times can tie to the millisecond).
+        let statement = try database.prepare("""
+            SELECT run.uuid, run.started_at, r.status, ifnull(r.min_gap, ''), ifnull(round(t.p50_ns / 1000.0, 2), ''),
+                   r.state_hash, r.scenario_hash,
+                   lag(r.state_hash) OVER (ORDER BY run.id) AS previous_state,
+                   lag(r.scenario_hash) OVER (ORDER BY run.id) AS previous_definition,
+                   lag(r.status) OVER (ORDER BY run.id) AS previous_status
+            FROM result r
+            JOIN run ON run.id = r.run_id AND run.status = 'complete'
+            LEFT JOIN timing t ON t.result_id = r.id
+            WHERE r.cell = ?
+            ORDER BY run.id DESC LIMIT ?
+            """)
+        try statement.bind([.text(cell), .integer(Int64(limit))])
+        var rows: [[String]] = []
+        try statement.forEachRow { row in
+            var change = ""
+            if let previousStatus = row.text(9) {
+                if row.text(8) != row.text(6) {
+                    change = "definition changed"
+                } else if previousStatus != row.text(2) {
+                    change = "\(previousStatus) → \(row.text(2) ?? "")"
+                } else if row.text(7) != row.text(5) {
+                    change = "state changed"
+                }
+            }
+            rows.append([row.text(0) ?? "", row.text(1) ?? "", row.text(2) ?? "", row.text(3) ?? "", row.text(4) ?? "",
+                         String((row.text(5) ?? "").prefix(8)), change])
+        }
+        return TextTable(header: ["run", "started", "status", "min gap", "p50 µs", "state", "change"],
+                         rows: rows.reversed())
+    }
+}
