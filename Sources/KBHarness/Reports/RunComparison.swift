@@ -1,0 +1,79 @@
+import KBSQLite
+
+/// How one cell differs between two stored runs.
+public struct CellComparison: Sendable, Equatable {
+    /// What happened to the cell from run A to run B.
+    public enum Change: String, Sendable, CaseIterable {
+        /// Passed in A, fails (or errors) in B.
+        case regressed
+        /// Failed in A, passes in B.
+        case fixed
+        /// Same verdict, different per-step numbers.
+        case stateChanged = "state changed"
+        /// The scenario or device definition differs: the runs cannot be compared for this cell.
+        case notComparable = "not comparable"
+        /// Only in B.
+        case added
+        /// Only in A.
+        case removed
+        /// Same verdict and the same per-step state.
+        case unchanged
+    }
+
+    /// The cell key.
+    public var cell: String
+    /// Verdict in A, if it ran there.
+    public var statusA: String?
+    /// Verdict in B, if it ran there.
+    public var statusB: String?
+    /// What changed.
+    public var change: Change
+    /// Median timing in A, ns.
+    public var p50A: Int64?
+    /// Median timing in B, ns.
+    public var p50B: Int64?
+
+    /// B's p50 over A's, when both were timed.
+    public var ratio: Double? {
+        guard let p50A, let p50B, p50A > 0 else { return nil }
+        return Double(p50B) / Double(p50A)
+    }
+}
+
+extension HarnessStore {
+    /// Every cell of two runs, side by side, in cell order.
+    public func compareRuns(_ runA: Int64, _ runB: Int64) throws -> [CellComparison] {
+        let statement = try database.prepare("""
+            SELECT a.cell, a.status, b.status, a.state_hash, b.state_hash,
+                   a.scenario_hash = b.scenario_hash AND a.device_hash = b.device_hash, ta.p50_ns, tb.p50_ns
+            FROM result a
+            LEFT JOIN result b ON b.cell = a.cell AND b.run_id = ?2
+            LEFT JOIN timing ta ON ta.result_id = a.id
+            LEFT JOIN timing tb ON tb.result_id = b.id
+            WHERE a.run_id = ?1
+            UNION ALL
+            SELECT b.cell, NULL, b.status, NULL, b.state_hash, NULL, NULL, tb.p50_ns
+            FROM result b
+            LEFT JOIN timing tb ON tb.result_id = b.id
+            WHERE b.run_id = ?2 AND NOT EXISTS (SELECT 1 FROM result a WHERE a.run_id = ?1 AND a.cell = b.cell)
+            ORDER BY 1
+            """)
+        try statement.bind([.integer(runA), .integer(runB)])
+        return try statement.mapRows { row in
+            let statusA = row.text(1), statusB = row.text(2)
+            let change: CellComparison.Change
+            switch (statusA, statusB) {
+            case (nil, _): change = .added
+            case (_, nil): change = .removed
+            case let (a?, b?):
+                if row.int64(5) != 1 { change = .notComparable }
+                else if a == "pass" && b != "pass" { change = .regressed }
+                else if a != "pass" && b == "pass" { change = .fixed }
+                else if row.text(3) != row.text(4) { change = .stateChanged }
+                else { change = .unchanged }
+            }
+            return CellComparison(cell: row.text(0) ?? "", statusA: statusA, statusB: statusB, change: change,
+                                  p50A: row.isNull(6) ? nil : row.int64(6), p50B: row.isNull(7) ? nil : row.int64(7))
+        }
+    }
+}

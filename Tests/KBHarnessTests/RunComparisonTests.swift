@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import KBHarness
+
+/// `kbharness compare A B`: every kind of change between two runs.
+@Suite struct RunComparisonTests {
+    @Test func everyKindOfChangeIsNamed() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("kb.sqlite"))
+        defer { store.close() }
+        let plain = seCell(plainBottomField), scroll = seCell(scrollViewField), tall = seCell(tallTextView)
+        var options = RunOptions()
+        options.timingSamples = 0
+        let both = RunSelection(devices: ["iphone-se-1st-gen"], orientations: [.portrait], keyboards: [.standard])
+        let a = try MatrixRunner.run(store: store, selection: both, options: options, metadata: testMetadata(both))
+        let b = try MatrixRunner.run(store: store, selection: both, options: options, metadata: testMetadata(both))
+        let idA = try store.resolveRun(a.uuid).id, idB = try store.resolveRun(b.uuid).id
+        #expect(try store.compareRuns(idA, idB).allSatisfy { $0.change == .unchanged })
+        // Tamper with run B: 7.1 fails, 7.5 has other numbers, the text view was defined differently,
+        // and one cell exists only in A.
+        try store.database.execute("""
+            UPDATE result SET status = 'fail' WHERE run_id = \(idB) AND cell = '\(plain)';
+            UPDATE result SET state_hash = 'other' WHERE run_id = \(idB) AND cell = '\(scroll)';
+            UPDATE result SET scenario_hash = 'changed' WHERE run_id = \(idB) AND cell = '\(tall)';
+            DELETE FROM result WHERE run_id = \(idB) AND cell LIKE 'chat/input-bar|%';
+            """)
+        let changes = Dictionary(uniqueKeysWithValues: try store.compareRuns(idA, idB).map { ($0.cell, $0.change) })
+        #expect(changes[plain] == .regressed)
+        #expect(changes[scroll] == .stateChanged)
+        #expect(changes[tall] == .notComparable)
+        #expect(changes[seCell("chat/input-bar")] == .removed)
+        // Reversed, the failing cell is fixed and the removed one added.
+        let reversed = Dictionary(uniqueKeysWithValues: try store.compareRuns(idB, idA).map { ($0.cell, $0.change) })
+        #expect(reversed[plain] == .fixed)
+        #expect(reversed[seCell("chat/input-bar")] == .added)
+    }
+
+    @Test func theCLIExitsOneOnARegressionAndFiltersRows() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let arguments = ["run", "--device", "iphone-se-1st-gen", "--scenario", plainBottomField, "--orientation", "portrait",
+                         "--keyboard", "standard", "--samples", "0"]
+        _ = try kbharness(arguments, in: scratch.path)
+        _ = try kbharness(arguments, in: scratch.path)
+        let same = try kbharness(["compare", "previous", "latest"], in: scratch.path)
+        #expect(same.status == 0)
+        #expect(same.stdout.contains("1 unchanged"))
+        let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
+        try store.database.execute("UPDATE result SET status = 'fail' WHERE run_id = (SELECT max(id) FROM run)")
+        store.close()
+        let regressed = try kbharness(["compare", "previous", "latest", "--only-regressed"], in: scratch.path)
+        #expect(regressed.status == 1)
+        #expect(regressed.stdout.contains("1 regressed"))
+        #expect(regressed.stdout.contains("\(seCell(plainBottomField))  pass  fail  regressed"))
+        let usage = try kbharness(["compare", "previous", "latest", "--fail-on", "timing"], in: scratch.path)
+        #expect(usage.status == 64)
+    }
+}
