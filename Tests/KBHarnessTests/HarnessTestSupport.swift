@@ -227,6 +227,8 @@ func kbharnessExecutable() throws -> URL {
 func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["KBHARNESS_DB"] = nil
+    // Under GitHub Actions every test run would otherwise append to the job's real step summary.
+    environment["GITHUB_STEP_SUMMARY"] = nil
     environment["CI"] = "1"  // Progress as plain lines, never a rewritten terminal line.
     environment.merge(extra) { $1 }
     return environment
