@@ -169,27 +169,48 @@ import KBSQLite
         let store = try storeWithLibrary(scratch.file("kb.sqlite"))
         defer { store.close() }
         let db = store.database
-        let (_, id1) = try runMatrix(store, plainOnly, samples: 2)
-        // Make run 1 look impossibly fast: 1 ns per iteration.
-        try db.execute("UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1 WHERE result_id IN (SELECT id FROM result WHERE run_id = \(id1))")
-        let (run2, id2) = try runMatrix(store, plainOnly, samples: 2)
-        let p50 = try db.requireInt("SELECT p50_ns FROM timing JOIN result ON result.id = result_id WHERE run_id = ?", [.integer(id2)])
-        try #require(p50 > 2_000, "the cell runs in \(p50) ns, too fast for the 2 µs rule to be tested")
-        #expect(try regressions(store, id2) == [["timing", "previous", "\(id1)", "NULL", "NULL", "1 ns", "\(p50) ns", "0"]])
+        /// Makes a run look impossibly fast: 1 ns per iteration, raw samples (which the rule tests) included.
+        func makeImpossiblyFast(_ runID: Int64) throws {
+            try db.execute("""
+                UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1,
+                                  raw = X'\(String(repeating: "0100000000000000", count: 11))', samples = 11
+                WHERE result_id IN (SELECT id FROM result WHERE run_id = \(runID))
+                """)
+        }
+        func p50(_ runID: Int64) throws -> Int64 {
+            try db.requireInt("SELECT p50_ns FROM timing JOIN result ON result.id = result_id WHERE run_id = ?", [.integer(runID)])
+        }
+        let (_, id1) = try runMatrix(store, plainOnly, samples: 11)
+        try makeImpossiblyFast(id1)
+        let (run2, id2) = try runMatrix(store, plainOnly, samples: 11)
+        let p50of2 = try p50(id2)
+        try #require(p50of2 > 2_000, "the cell runs in \(p50of2) ns, too fast for the 2 µs floor to be tested")
+        #expect(try regressions(store, id2) == [["timing", "previous", "\(id1)", "NULL", "NULL", "1 ns", "\(p50of2) ns", "0"]])
+        #expect(try db.scalarInt("SELECT confirmed FROM regression WHERE run_id = ?", [.integer(id2)]) == 1)
         #expect(run2.exitCode == 0)
         #expect(run2.regressions.count == 1 && run2.failingRegressions == 0)
 
-        try db.execute("UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1 WHERE result_id IN (SELECT id FROM result WHERE run_id = \(id2))")
-        let (run3, id3) = try runMatrix(store, plainOnly, samples: 2, failOnTiming: true)
+        try makeImpossiblyFast(id2)
+        let (run3, id3) = try runMatrix(store, plainOnly, samples: 11, failOnTiming: true)
         #expect(try regressions(store, id3).map { [$0[0], $0[7]] } == [["timing", "1"]])
-        #expect(run3.exitCode == 1)
+        #expect(run3.exitCode == 2)  // exit bit 2: a confirmed timing regression under --fail-on timing
 
-        // A run on another host is never a timing reference.
-        try db.execute("UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1 WHERE result_id IN (SELECT id FROM result WHERE run_id = \(id3))")
-        try db.execute("UPDATE run SET host = 'another-host' WHERE id = \(id3)")
-        let (run4, id4) = try runMatrix(store, plainOnly, samples: 2, failOnTiming: true)
-        #expect(try regressions(store, id4) == [])
+        // A run on another host is never a timing reference: not comparable, never failing.
+        try makeImpossiblyFast(id3)
+        try db.execute("UPDATE run SET host = 'another-host' WHERE id IN (\(id1), \(id2), \(id3))")
+        let (run4, id4) = try runMatrix(store, plainOnly, samples: 11, failOnTiming: true)
+        let p50of4 = try p50(id4)
+        #expect(try regressions(store, id4) == [["not_comparable", "previous", "\(id3)", "NULL", "NULL", "1 ns", "\(p50of4) ns", "0"]])
+        #expect(try db.scalarText("SELECT rule FROM regression WHERE run_id = ?", [.integer(id4)])?
+                    .contains("host 'another-host' ≠ 'test-host'") == true)
         #expect(run4.exitCode == 0)
+
+        // Too few samples to reach p < 0.002 (2 against 11: p ≥ 2/78): low confidence, never failing.
+        try makeImpossiblyFast(id4)
+        let (run5, id5) = try runMatrix(store, plainOnly, samples: 2, failOnTiming: true)
+        let p50of5 = try p50(id5)
+        #expect(try regressions(store, id5) == [["low_confidence", "previous", "\(id4)", "NULL", "NULL", "1 ns", "\(p50of5) ns", "0"]])
+        #expect(run5.exitCode == 0)
     }
 
     @Test func acceptPromotesTheMismatchAndKeepsTheReplacedRow() throws {

@@ -66,7 +66,9 @@ public struct RunSelection: Sendable, Equatable {
 public struct RunOptions: Sendable {
     /// Timing samples per cell (0: no timing).
     public var timingSamples = 11
-    /// Whether a timing regression makes the run fail.
+    /// When a cell's timing is slower or faster than its reference (threshold, absolute floor, α).
+    public var timingRule = TimingRule()
+    /// Whether a confirmed timing regression makes the run fail (exit bit 2).
     public var failOnTiming = false
     /// Called after each cell's correctness run with (done, total).
     public var progress: (@Sendable (Int, Int) -> Void)?
@@ -99,16 +101,30 @@ public struct RunReport: Sendable {
         let base = "kbharness: \(passed) passed, \(failed) failed"
         return failingRegressions > 0 ? base + ", \(failingRegressions) regressions" : base
     }
-    /// 0 when everything passed and nothing regressed, 1 otherwise.
-    public var exitCode: Int32 { failed > 0 || failingRegressions > 0 ? 1 : 0 }
+    /// Exit-code bits (harness-design §3.11); combinations add up (3 = failures and timing regressions).
+    public enum ExitBit {
+        /// A cell failed or errored, or a correctness regression fails the run.
+        public static let correctness: Int32 = 1
+        /// A confirmed timing regression, with `--fail-on timing`.
+        public static let timing: Int32 = 2
+        /// Reserved: timing improvements, with a future `--fail-on improvement`.
+        public static let improvement: Int32 = 4
+        /// Reserved: flaky cells, with a future `--fail-on flaky`.
+        public static let flaky: Int32 = 8
+    }
+
+    /// 0 when nothing failed, else the OR of the `ExitBit`s that apply.
+    public var exitCode: Int32 {
+        let failing = regressions.map(\.regression).filter(\.failsRun)
+        var code: Int32 = 0
+        if failed > 0 || failing.contains(where: { !$0.isTimingVerdict }) { code |= ExitBit.correctness }
+        if failing.contains(where: { $0.kind == "timing" }) { code |= ExitBit.timing }
+        return code
+    }
 }
 
 /// Runs the selected matrix and records everything in the store.
 public enum MatrixRunner {
-    /// The rule for a timing regression, as stored with every verdict.
-    public static let timingRule =
-        "same host, toolchain and build; p50 > 1.25 × previous p50, and p50 − previous p50 > 2 µs, and min > previous p90"
-
     /// Runs every selected cell, compares it with expected values and the previous comparable run,
     /// and writes results, timing and regressions in one transaction. The run row stays `aborted`
     /// if anything fails before that transaction commits.
@@ -121,9 +137,9 @@ public enum MatrixRunner {
         let runID = try store.beginRun(metadata)
         do {
             let previous = try store.previousResults(before: runID)
+            let environment = TimingEnvironment(metadata)
             var expectedByScenario: [String: [ExpectedValue]] = [:]
             var records: [ResultRecord] = []
-            var regressions: [(cell: CellKey, regression: RegressionRecord)] = []
             records.reserveCapacity(cells.count)
             for (index, cell) in cells.enumerated() {
                 let scenario = cell.scenario, device = cell.device
@@ -147,11 +163,21 @@ public enum MatrixRunner {
                                           scenarioHash: stored.scenarioHashes[scenario.key]!, deviceHash: stored.deviceHashes[device.key]!,
                                           stateJSON: state, stateHash: DefinitionHash.fnv1a64(state),
                                           timing: timing, regressions: [])
-                record.regressions = findRegressions(record, previous: previous[cell.key.text], options: options)
-                regressions += record.regressions.map { (cell.key, $0) }
+                record.regressions = findRegressions(record, previous: previous[cell.key.text], environment: environment,
+                                                     options: options)
                 records.append(record)
                 options.progress?(index + 1, cells.count)
             }
+            // Confirmation: every cell flagged as slower is measured again, after the whole first pass, and
+            // stays a regression only if the rule holds again against the same reference.
+            for (index, cell) in cells.enumerated() where records[index].regressions.contains(where: \.awaitsConfirmation) {
+                guard let reference = previous[cell.key.text]?.timing else { continue }
+                let remeasured = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device)?
+                    .measure(samples: options.timingSamples)
+                records[index].regressions = confirmTiming(records[index].regressions, remeasured: remeasured,
+                                                           reference: reference, options: options)
+            }
+            let regressions = records.flatMap { record in record.regressions.map { (record.outcome.key, $0) } }
             let milliseconds = seconds(clock.now - start) * 1000
             try store.completeRun(runID, results: records, durationMilliseconds: milliseconds)
             return RunReport(uuid: metadata.uuid, outcomes: records.map(\.outcome), regressions: regressions,
@@ -198,8 +224,11 @@ public enum MatrixRunner {
         return planned
     }
 
-    /// Regressions of one cell against its expected values and the previous comparable run.
-    static func findRegressions(_ record: ResultRecord, previous: PreviousResult?, options: RunOptions) -> [RegressionRecord] {
+    /// Regressions of one cell against its expected values and the previous comparable run, and its
+    /// timing verdict against the latest comparable timed run (`TimingRule`). A timing regression comes
+    /// back unconfirmed (`confirmed` nil, not failing) until `confirmTiming` has re-measured the cell.
+    static func findRegressions(_ record: ResultRecord, previous: PreviousResult?, environment: TimingEnvironment,
+                                options: RunOptions) -> [RegressionRecord] {
         let outcome = record.outcome
         var found = outcome.mismatches.map { mismatch in
             RegressionRecord(kind: "expected_mismatch", against: "expected", againstRunID: nil,
@@ -207,31 +236,92 @@ public enum MatrixRunner {
                              oldValue: format(mismatch.expected), newValue: mismatch.actual.map(format),
                              rule: "|actual − expected| ≤ \(format(mismatch.tolerance))", failsRun: true)
         }
+        guard let previous else { return found }
         // A changed scenario or device definition makes the previous run incomparable.
-        guard let previous, previous.scenarioHash == record.scenarioHash,
-              previous.deviceHash == record.deviceHash else { return found }
-        func regression(_ kind: String, old: String?, new: String?, rule: String, fails: Bool) -> RegressionRecord {
-            RegressionRecord(kind: kind, against: "previous", againstRunID: previous.runID, expectedID: nil, step: nil,
-                             metric: nil, oldValue: old, newValue: new, rule: rule, failsRun: fails)
-        }
-        if previous.status == .pass && outcome.status != .pass {
-            found.append(regression("new_failure", old: "pass", new: outcome.status.rawValue,
-                                    rule: "passed in run \(previous.runUUID), fails now", fails: true))
-        } else if previous.status != .pass && outcome.status == .pass {
-            found.append(regression("fixed", old: previous.status.rawValue, new: "pass",
-                                    rule: "failed in run \(previous.runUUID), passes now", fails: false))
-        } else if previous.stateHash != record.stateHash && outcome.status != .error {
-            found.append(regression("state_changed", old: previous.stateHash, new: record.stateHash,
-                                    rule: "the per-step state differs from run \(previous.runUUID)", fails: true))
-        }
-        if let timing = record.timing, previous.timingComparable, let oldP50 = previous.p50, let oldP90 = previous.p90 {
-            let p50 = timing.p50
-            if Double(p50) > 1.25 * Double(oldP50) && p50 - oldP50 > 2_000 && timing.min > oldP90 {
-                found.append(regression("timing", old: "\(oldP50) ns", new: "\(p50) ns", rule: timingRule,
-                                        fails: options.failOnTiming))
+        if previous.scenarioHash == record.scenarioHash && previous.deviceHash == record.deviceHash {
+            func regression(_ kind: String, old: String?, new: String?, rule: String, fails: Bool) -> RegressionRecord {
+                RegressionRecord(kind: kind, against: "previous", againstRunID: previous.runID, expectedID: nil, step: nil,
+                                 metric: nil, oldValue: old, newValue: new, rule: rule, failsRun: fails)
+            }
+            if previous.status == .pass && outcome.status != .pass {
+                found.append(regression("new_failure", old: "pass", new: outcome.status.rawValue,
+                                        rule: "passed in run \(previous.runUUID), fails now", fails: true))
+            } else if previous.status != .pass && outcome.status == .pass {
+                found.append(regression("fixed", old: previous.status.rawValue, new: "pass",
+                                        rule: "failed in run \(previous.runUUID), passes now", fails: false))
+            } else if previous.stateHash != record.stateHash && outcome.status != .error {
+                found.append(regression("state_changed", old: previous.stateHash, new: record.stateHash,
+                                        rule: "the per-step state differs from run \(previous.runUUID)", fails: true))
             }
         }
+        if let timing = record.timing, !timing.samples.isEmpty, let reference = previous.timing,
+           let verdict = timingVerdict(timing.samples, reference: reference, environment: environment,
+                                       scenarioHash: record.scenarioHash, deviceHash: record.deviceHash, rule: options.timingRule) {
+            found.append(verdict)
+        }
         return found
+    }
+
+    /// The timing verdict of `samples` against `reference`, or nil when nothing is to be reported.
+    static func timingVerdict(_ samples: [Int64], reference: TimingReference, environment: TimingEnvironment,
+                              scenarioHash: String, deviceHash: String, rule: TimingRule) -> RegressionRecord? {
+        func record(_ kind: String, _ text: String, _ numbers: TimingVerdict) -> RegressionRecord {
+            RegressionRecord(kind: kind, against: "previous", againstRunID: reference.runID, expectedID: nil, step: nil,
+                             metric: nil, oldValue: "\(numbers.referenceP50) ns", newValue: "\(numbers.p50) ns",
+                             rule: text, failsRun: false, timing: numbers)
+        }
+        let reasons = TimingRule.incomparability(of: reference, with: environment, scenarioHash: scenarioHash,
+                                                 deviceHash: deviceHash)
+        if !reasons.isEmpty {
+            return record("not_comparable",
+                          "not comparable with run \(reference.runUUID), the latest earlier timed run of the cell: "
+                              + reasons.joined(separator: "; ")
+                              + "; timing compares only within one host, toolchain, build configuration, scenario and device definition",
+                          TimingVerdict(notComparable: samples, reference: reference.samples))
+        }
+        let judgement = rule.judge(samples, against: reference.samples)
+        let numbers = TimingVerdict(judgement, rule: rule)
+        switch judgement.verdict {
+        case .unchanged:
+            return nil
+        case .regression:
+            return record("timing", rule.regressionText, numbers)
+        case .improvement:
+            return record("improvement", rule.improvementText, numbers)
+        case .lowConfidence:
+            let direction = judgement.ratio > 1 ? rule.regressionText : rule.improvementText
+            return record("low_confidence",
+                          direction + "; \(judgement.samples) vs \(judgement.referenceSamples) samples can reach p = "
+                              + "\(significant(judgement.minimumPValue)) at best, never < \(decimal(rule.alpha)): low confidence, never fails",
+                          numbers)
+        }
+    }
+
+    /// Settles the unconfirmed timing regressions of a cell with a second measurement: `confirmed` is
+    /// true (and the regression fails the run with `--fail-on timing`) only when the rule flags the
+    /// re-measured samples as a regression again against the same reference.
+    static func confirmTiming(_ regressions: [RegressionRecord], remeasured: TimingSummary?, reference: TimingReference,
+                              options: RunOptions) -> [RegressionRecord] {
+        regressions.map { regression in
+            guard regression.awaitsConfirmation, var numbers = regression.timing else { return regression }
+            var confirmed = regression
+            let again = remeasured.map { options.timingRule.judge($0.samples, against: reference.samples) }
+            numbers.confirmed = again?.verdict == .regression
+            numbers.confirmP50 = again?.p50
+            numbers.confirmRatio = again?.ratio
+            numbers.confirmPValue = again?.pValue
+            confirmed.timing = numbers
+            if numbers.confirmed == true {
+                confirmed.rule += "; confirmed by a re-measure"
+                confirmed.failsRun = options.failOnTiming
+            } else {
+                confirmed.rule += remeasured == nil
+                    ? "; not confirmed: the re-measure failed; never fails"
+                    : "; not confirmed by a re-measure; never fails"
+                confirmed.failsRun = false
+            }
+            return confirmed
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -62,7 +62,8 @@ public struct TimingSummary: Sendable, Equatable {
 
 /// A regression found for a cell, ready to store.
 public struct RegressionRecord: Sendable, Equatable {
-    /// `expected_mismatch`, `new_failure`, `fixed`, `state_changed` or `timing`.
+    /// `expected_mismatch`, `new_failure`, `fixed`, `state_changed`, or a timing verdict: `timing` (slower),
+    /// `improvement`, `low_confidence` (too few samples to test) or `not_comparable`.
     public var kind: String
     /// `expected` or `previous`.
     public var against: String
@@ -82,6 +83,17 @@ public struct RegressionRecord: Sendable, Equatable {
     public var rule: String
     /// Whether it makes the run fail.
     public var failsRun: Bool
+    /// For timing verdicts: ratio, p-value, limits, confirmation and sample counts.
+    public var timing: TimingVerdict? = nil
+
+    /// The timing verdict kinds.
+    public static let timingKinds: Set<String> = ["timing", "improvement", "low_confidence", "not_comparable"]
+
+    /// Whether this is a timing verdict (bit 2 of the exit code) rather than a correctness one (bit 1).
+    public var isTimingVerdict: Bool { RegressionRecord.timingKinds.contains(kind) }
+
+    /// A timing regression not yet re-measured.
+    public var awaitsConfirmation: Bool { kind == "timing" && timing != nil && timing?.confirmed == nil }
 }
 
 /// A cell's row, ready to store.
@@ -120,12 +132,11 @@ public struct PreviousResult: Sendable, Equatable {
     public var scenarioHash: String
     /// Device definition hash then.
     public var deviceHash: String
-    /// Its median timing, if measured.
-    public var p50: Int64?
-    /// Its 90th-percentile timing, if measured.
-    public var p90: Int64?
-    /// Whether its run had the same host, toolchain and build configuration, so timing compares.
-    public var timingComparable: Bool
+    /// The timing reference of the cell: the newest earlier complete timed result from a run with the same
+    /// host, toolchain and build configuration and the cell's current scenario and device definitions;
+    /// else the newest earlier complete timed result (which the rule reports as not comparable); nil
+    /// when the cell was never timed. It may belong to an older run than `runID`.
+    public var timing: TimingReference?
 }
 
 /// One current expected value.
@@ -208,8 +219,10 @@ extension HarnessStore {
                 """, persistent: true)
             let insertRegression = try database.prepare("""
                 INSERT INTO regression (run_id, result_id, cell, kind, against, against_run_id, expected_id,
-                                        step, metric, old_value, new_value, rule, fails_run)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        step, metric, old_value, new_value, rule, fails_run,
+                                        ref_p50_ns, p50_ns, ratio, p_value, alpha, limit_lo, limit_hi, floor_ns,
+                                        ref_samples, samples, confirmed, confirm_p50_ns, confirm_ratio, confirm_p_value)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, persistent: true)
             var passed = 0, failed = 0, errors = 0, regressions = 0
             for record in results {
@@ -259,7 +272,7 @@ extension HarnessStore {
                         regression.metric.map(SQLiteValue.text) ?? .null,
                         regression.oldValue.map(SQLiteValue.text) ?? .null,
                         regression.newValue.map(SQLiteValue.text) ?? .null,
-                        .text(regression.rule), .integer(regression.failsRun ? 1 : 0)])
+                        .text(regression.rule), .integer(regression.failsRun ? 1 : 0)] + timingColumns(regression.timing))
                     try insertRegression.execute()
                     if regression.failsRun { regressions += 1 }
                 }
@@ -276,32 +289,67 @@ extension HarnessStore {
         }
     }
 
-    /// The latest result of every cell in earlier complete runs, by cell key.
+    /// The latest result of every cell in earlier complete runs, by cell key, each with its timing reference.
     public func previousResults(before runID: Int64) throws -> [String: PreviousResult] {
         let statement = try database.prepare("""
-            SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash,
-                   t.p50_ns, t.p90_ns,
-                   run.host = this.host AND run.toolchain = this.toolchain
-                       AND run.build_configuration = this.build_configuration
+            SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash
             FROM result r
             JOIN run ON run.id = r.run_id
-            JOIN run AS this ON this.id = ?
-            LEFT JOIN timing t ON t.result_id = r.id
             WHERE r.id IN (SELECT max(r2.id) FROM result r2 JOIN run run2 ON run2.id = r2.run_id
                            WHERE run2.status = 'complete' AND run2.id < ? GROUP BY r2.cell)
             """)
-        try statement.bind([.integer(runID), .integer(runID)])
+        try statement.bind([.integer(runID)])
         var previous: [String: PreviousResult] = [:]
         try statement.forEachRow { row in
             guard let cell = row.text(0), let uuid = row.text(2), let status = row.text(3).flatMap(CellStatus.init),
                   let stateHash = row.text(4), let scenarioHash = row.text(5), let deviceHash = row.text(6) else { return }
             previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, stateHash: stateHash,
-                                            scenarioHash: scenarioHash, deviceHash: deviceHash,
-                                            p50: row.isNull(7) ? nil : row.int64(7),
-                                            p90: row.isNull(8) ? nil : row.int64(8),
-                                            timingComparable: row.int64(9) == 1)
+                                            scenarioHash: scenarioHash, deviceHash: deviceHash, timing: nil)
         }
+        for (cell, reference) in try timingReferences(before: runID) { previous[cell]?.timing = reference }
         return previous
+    }
+
+    /// Per cell, the timed result the timing rule compares with (see `PreviousResult.timing`).
+    /// Comparable: same host, toolchain and build configuration as run `runID`, and the scenario and
+    /// device definition hashes the library holds now (those the run uses).
+    func timingReferences(before runID: Int64) throws -> [String: TimingReference] {
+        let statement = try database.prepare("""
+            WITH timed AS (
+                SELECT r.cell AS cell, r.id AS id,
+                       run.host = this.host AND run.toolchain = this.toolchain
+                           AND run.build_configuration = this.build_configuration
+                           AND r.scenario_hash = s.definition_hash AND r.device_hash = d.definition_hash AS comparable
+                FROM result r
+                JOIN timing t ON t.result_id = r.id
+                JOIN run ON run.id = r.run_id
+                JOIN run AS this ON this.id = ?1
+                JOIN scenario s ON s.id = r.scenario_id
+                JOIN device d ON d.id = r.device_id
+                WHERE run.status = 'complete' AND run.id < ?1
+            ),
+            chosen AS (
+                SELECT coalesce(max(CASE WHEN comparable THEN id END), max(id)) AS id FROM timed GROUP BY cell
+            )
+            SELECT r.cell, r.run_id, run.uuid, run.host, run.toolchain, run.build_configuration,
+                   r.scenario_hash, r.device_hash, t.raw
+            FROM chosen
+            JOIN result r ON r.id = chosen.id
+            JOIN run ON run.id = r.run_id
+            JOIN timing t ON t.result_id = r.id
+            """)
+        try statement.bind([.integer(runID)])
+        var references: [String: TimingReference] = [:]
+        try statement.forEachRow { row in
+            guard let cell = row.text(0), let uuid = row.text(2), let host = row.text(3), let toolchain = row.text(4),
+                  let build = row.text(5), let scenarioHash = row.text(6), let deviceHash = row.text(7) else { return }
+            let samples = TimingSummary.unpack(row.blob(8) ?? [])
+            guard !samples.isEmpty else { return }
+            references[cell] = TimingReference(runID: row.int64(1), runUUID: uuid, host: host, toolchain: toolchain,
+                                               buildConfiguration: build, scenarioHash: scenarioHash,
+                                               deviceHash: deviceHash, samples: samples)
+        }
+        return references
     }
 
     /// The current expected values of a scenario.
@@ -324,6 +372,18 @@ extension HarnessStore {
         }
         return values
     }
+}
+
+/// The timing columns of a `regression` row (migration 0005), in insert order; NULL for other kinds.
+func timingColumns(_ verdict: TimingVerdict?) -> [SQLiteValue] {
+    guard let verdict else { return [SQLiteValue](repeating: .null, count: 14) }
+    func real(_ value: Double?) -> SQLiteValue { value.map(SQLiteValue.real) ?? .null }
+    func integer(_ value: Int64?) -> SQLiteValue { value.map(SQLiteValue.integer) ?? .null }
+    return [.integer(verdict.referenceP50), .integer(verdict.p50), .real(verdict.ratio), real(verdict.pValue),
+            real(verdict.alpha), real(verdict.limitLow), real(verdict.limitHigh), integer(verdict.floorNanoseconds),
+            .integer(Int64(verdict.referenceSamples)), .integer(Int64(verdict.samples)),
+            verdict.confirmed.map { .integer($0 ? 1 : 0) } ?? .null, integer(verdict.confirmP50),
+            real(verdict.confirmRatio), real(verdict.confirmPValue)]
 }
 
 /// ISO-8601 UTC timestamps with milliseconds, as stored in every table.

@@ -1,0 +1,220 @@
+import Foundation
+
+/// A run as GitHub-flavoured Markdown, for `$GITHUB_STEP_SUMMARY` and pull-request comments
+/// (harness-design §1.7, §3.12):
+///
+/// 1. a header: the closing line, the run uuid, cell count and wall time;
+/// 2. the regressions table (kind, cell, step, metric, old, new, rule), failing ones first, never collapsed;
+/// 3. the failing cells (status, cell, first failure);
+/// 4. every other cell inside `<details>`.
+///
+/// GitHub aborts a step summary above 1 MiB, so rows are cut once the text would pass `limit` bytes
+/// (1,000,000 by default), each cut table ending with `… N more rows omitted; see the database …`.
+public enum MarkdownReport {
+    /// The default size budget, in UTF-8 bytes: under GitHub's 1 MiB (1,048,576 bytes) step-summary limit.
+    public static let byteLimit = 1_000_000
+
+    /// Room kept for the headings, notes and closing tags that follow the rows being cut.
+    static let reserve = 4_096
+
+    /// Longest message shown in a table cell, in characters.
+    static let messageLength = 300
+
+    /// The document, ending with a newline, at most `limit` bytes (rows are dropped, never the header).
+    public static func render(_ report: RunReport, limit: Int = byteLimit) -> String {
+        var output = Output(limit: limit)
+        output.line("## \(escape(report.closingLine))")
+        output.line("")
+        var summary = "Run `\(report.uuid)`: \(report.outcomes.count) cells in \(String(format: "%.2f", report.seconds)) s."
+        if report.cellsWithKnownIssues > 0 {
+            summary += " \(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios."
+        }
+        output.line(summary)
+        output.line("")
+
+        // Regressions first: failing ones, then the rest, each in run order.
+        let regressions = report.regressions.filter(\.regression.failsRun) + report.regressions.filter { !$0.regression.failsRun }
+        let failingCount = report.failingRegressions
+        output.line("### Regressions (\(regressions.count), \(failingCount) failing the run)")
+        output.line("")
+        if regressions.isEmpty {
+            output.line("No regressions.")
+        } else {
+            output.table(["kind", "cell", "step", "metric", "old", "new", "rule"], count: regressions.count,
+                         note: "`kbharness regressions \(report.uuid) --all`") { index in
+                let (cell, regression) = regressions[index]
+                return [regression.kind + (regression.failsRun ? "" : " (not failing)"), cell.text,
+                        regression.step.map(String.init) ?? "", regression.metric ?? "", regression.oldValue ?? "",
+                        regression.newValue ?? "", regression.rule]
+            }
+        }
+        output.line("")
+
+        let failing = report.outcomes.filter { $0.status != .pass }
+        output.line("### Failing cells (\(failing.count))")
+        output.line("")
+        if failing.isEmpty {
+            output.line("No failing cells.")
+        } else {
+            let failingRegressions = Dictionary(grouping: report.regressions.filter(\.regression.failsRun),
+                                                by: { $0.cell.text }).mapValues { $0.map(\.regression) }
+            output.table(["status", "cell", "failure"], count: failing.count,
+                         note: "`SELECT cell, message FROM v_result WHERE run = '\(report.uuid)' AND status <> 'pass'`") { index in
+                let outcome = failing[index]
+                let message = outcome.status == .error
+                    ? outcome.message ?? "the cell could not run"
+                    : CellDiagnostics.message(outcome, regressions: failingRegressions[outcome.key.text] ?? [])
+                return [outcome.status.rawValue, outcome.key.text, message]
+            }
+        }
+        output.line("")
+
+        let others = report.outcomes.filter { $0.status == .pass }
+        output.line("<details>")
+        output.line("<summary>Passing cells (\(others.count))</summary>")
+        output.line("")
+        if others.isEmpty {
+            output.line("No passing cells.")
+        } else {
+            output.table(["cell", "min gap", "max occlusion", "known issues"], count: others.count,
+                         note: "`SELECT * FROM v_result WHERE run = '\(report.uuid)'`") { index in
+                let outcome = others[index]
+                return [outcome.key.text, outcome.minGap.map(format) ?? "", outcome.maxOcclusion.map(format) ?? "",
+                        CellDiagnostics.knownIssues(outcome).joined(separator: "; ")]
+            }
+        }
+        output.line("")
+        output.line("</details>")
+        return output.text
+    }
+
+    /// A table cell: one line, at most `messageLength` characters, with Markdown and HTML
+    /// metacharacters escaped (`|` as `\|`, which GitHub's tables require).
+    static func escape(_ value: String) -> String {
+        var shortened = value
+        if value.count > messageLength { shortened = String(value.prefix(messageLength - 1)) + "…" }
+        var output = ""
+        output.reserveCapacity(shortened.utf8.count)
+        for scalar in shortened.unicodeScalars {
+            switch scalar {
+            case "\\", "|", "`", "*", "_", "[", "]", "#": output += "\\"; output.unicodeScalars.append(scalar)
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "&": output += "&amp;"
+            case "\n", "\r", "\t": output += " "
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    /// Text under a byte budget.
+    struct Output {
+        let limit: Int
+        var text = ""
+        var bytes = 0
+        /// Set once a row did not fit: every later row is dropped too.
+        var exhausted = false
+
+        init(limit: Int) { self.limit = limit }
+
+        mutating func line(_ line: String) {
+            text += line
+            text += "\n"
+            bytes += line.utf8.count + 1
+        }
+
+        /// A table of `count` rows made by `row`, cut with a note once the budget is spent.
+        mutating func table(_ header: [String], count: Int, note: String, row: (Int) -> [String]) {
+            line("| " + header.joined(separator: " | ") + " |")
+            line("|" + String(repeating: " --- |", count: header.count))
+            for index in 0..<count {
+                let rendered = "| " + row(index).map(MarkdownReport.escape).joined(separator: " | ") + " |"
+                if exhausted || bytes + rendered.utf8.count + 1 + MarkdownReport.reserve > limit {
+                    exhausted = true
+                    line("")
+                    line("… \(count - index) more rows omitted; see the database: \(note)")
+                    return
+                }
+                line(rendered)
+            }
+        }
+    }
+}
+
+/// Where `kbharness run` writes its CI reports, and the environment it reads (`GITHUB_STEP_SUMMARY`).
+/// Taking the environment as a value keeps tests away from the real one.
+public struct ReportOutputs: Sendable {
+    /// `--junit FILE`.
+    public var junitPath: String?
+    /// `--markdown FILE`.
+    public var markdownPath: String?
+    /// The process environment (or a test's stand-in).
+    public var environment: [String: String]
+
+    /// Creates the set of outputs.
+    public init(junitPath: String? = nil, markdownPath: String? = nil, environment: [String: String] = [:]) {
+        self.junitPath = junitPath
+        self.markdownPath = markdownPath
+        self.environment = environment
+    }
+
+    /// The GitHub step summary file the Markdown is appended to, when `GITHUB_STEP_SUMMARY` names one.
+    public var stepSummaryPath: String? {
+        guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return nil }
+        return path
+    }
+
+    /// Writes the JUnit file, the Markdown file, and appends to the step summary, as configured.
+    /// Returns the paths written. An unwritable path throws `HarnessError(.cannotCreate)` (exit 73).
+    @discardableResult
+    public func write(_ report: RunReport, startedAt: Date) throws -> [String] {
+        var written: [String] = []
+        if let junitPath {
+            try ReportFile.write(JUnitReport.render(report, timestamp: startedAt), to: junitPath)
+            written.append(junitPath)
+        }
+        if let markdownPath {
+            try ReportFile.write(MarkdownReport.render(report), to: markdownPath)
+            written.append(markdownPath)
+        }
+        if let stepSummaryPath {
+            // The 1 MiB limit is per step: leave room for what earlier commands of the step appended.
+            var status = stat()
+            let existing = stat(stepSummaryPath, &status) == 0 ? Int(status.st_size) : 0
+            let limit = max(0, MarkdownReport.byteLimit - existing)
+            let separator = existing > 0 ? "\n" : ""
+            try ReportFile.write(separator + MarkdownReport.render(report, limit: limit), to: stepSummaryPath, append: true)
+            written.append(stepSummaryPath)
+        }
+        return written
+    }
+}
+
+/// Writes report files with POSIX calls, so a failure names the path and the system's reason.
+public enum ReportFile {
+    /// Creates (or truncates, or with `append` extends) the file at `path` and writes `text` to it.
+    /// Failing to open it throws `.cannotCreate` (exit 73); failing to write, `.io` (exit 74).
+    public static func write(_ text: String, to path: String, append: Bool = false) throws {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
+        let descriptor = open(path, flags, 0o644)
+        guard descriptor >= 0 else {
+            throw HarnessError(.cannotCreate, "\(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw HarnessError(.io, "\(path): \(String(cString: strerror(errno)))")
+            }
+            offset += count
+        }
+    }
+}
