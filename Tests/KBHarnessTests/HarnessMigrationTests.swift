@@ -46,7 +46,7 @@ import KBSQLite
         #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
         let tables = try store.database.textRows(
             "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] }
-        #expect(tables == ["device", "device_keyboard", "device_orientation", "device_provenance", "expected",
+        #expect(tables == ["baseline", "device", "device_keyboard", "device_orientation", "device_provenance", "expected",
                            "regression", "result", "run", "scenario", "scenario_tag", "timing"])
         let views = try store.database.textRows("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name").map { $0[0] }
         #expect(views == ["v_cell_history", "v_device_trust", "v_expected", "v_latest_regressions", "v_latest_run",

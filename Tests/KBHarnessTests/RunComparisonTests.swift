@@ -58,3 +58,38 @@ import Testing
         #expect(usage.status == 64)
     }
 }
+
+/// Named baselines: set, compare against, replace, list, delete.
+@Suite struct BaselineTests {
+    @Test func aBaselineNamesARunWhereverARunIsAskedFor() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let arguments = ["run", "--device", "iphone-se-1st-gen", "--scenario", plainBottomField, "--orientation", "portrait",
+                         "--keyboard", "standard", "--samples", "0"]
+        _ = try kbharness(arguments, in: scratch.path)
+        let set = try kbharness(["baseline", "set", "main", "--note", "release 1.0"], in: scratch.path)
+        #expect(set.status == 0)
+        _ = try kbharness(arguments, in: scratch.path)
+
+        let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
+        let runs = try store.database.textRows("SELECT uuid FROM run ORDER BY id").map { $0[0] }
+        #expect(try store.resolveRun("baseline:main").uuid == runs[0])
+        #expect(try store.baselinesTable().rows.map { [$0[0], $0[1], $0[5]] } == [["main", runs[0], "release 1.0"]])
+        // Make the latest run regress against the baseline.
+        try store.database.execute("UPDATE result SET status = 'fail' WHERE run_id = (SELECT max(id) FROM run)")
+        store.close()
+
+        let compared = try kbharness(["compare", "baseline:main", "latest"], in: scratch.path)
+        #expect(compared.status == 1)
+        #expect(compared.stdout.contains("run A \(runs[0]) → run B \(runs[1]): 1 regressed"))
+        // Setting it again moves the name; deleting it leaves the run.
+        #expect(try kbharness(["baseline", "set", "main", "latest"], in: scratch.path).status == 0)
+        #expect(try kbharness(["compare", "baseline:main", "latest"], in: scratch.path).stdout.contains("1 unchanged"))
+        #expect(try kbharness(["baseline", "delete", "main"], in: scratch.path).status == 0)
+        #expect(try kbharness(["compare", "baseline:main", "latest"], in: scratch.path).status == 66)
+        #expect(try kbharness(["baseline", "delete", "main"], in: scratch.path).status == 66)
+        #expect(try kbharness(["baseline", "set", "bad name"], in: scratch.path).status == 64)
+        #expect(try kbharness(["runs"], in: scratch.path).stdout.contains(runs[0]))
+    }
+}

@@ -2,11 +2,14 @@ import KBSQLite
 
 /// Read-only questions the CLI asks of the database, each one SQL statement over the documented views.
 extension HarnessStore {
-    /// Resolves `latest`, `previous` or a uuid (or unique uuid prefix) to a run id and uuid.
+    /// Resolves `latest`, `previous`, `baseline:NAME` or a uuid (or unique uuid prefix) to a run id and uuid.
     public func resolveRun(_ reference: String) throws -> (id: Int64, uuid: String) {
         let sql: String
         var arguments: [SQLiteValue] = []
         switch reference {
+        case _ where reference.hasPrefix("baseline:"):
+            sql = "SELECT run.id, run.uuid FROM baseline JOIN run ON run.id = baseline.run_id WHERE baseline.name = ?"
+            arguments = [.text(String(reference.dropFirst("baseline:".count)))]
         case "latest":
             sql = "SELECT id, uuid FROM run WHERE status = 'complete' ORDER BY id DESC LIMIT 1"
         case "previous":
@@ -148,5 +151,39 @@ extension HarnessStore {
         }
         return TextTable(header: ["run", "started", "status", "min gap", "p50 µs", "state", "change"],
                          rows: rows.reversed())
+    }
+}
+
+extension HarnessStore {
+    /// Names a run as a baseline, replacing the run an existing baseline of that name pointed at.
+    public func setBaseline(_ name: String, runID: Int64, note: String?) throws {
+        try write {
+            let statement = try database.prepare("""
+                INSERT INTO baseline (name, run_id, set_at, note) VALUES (?, ?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET run_id = excluded.run_id, set_at = excluded.set_at, note = excluded.note
+                """)
+            try statement.bind([.text(name), .integer(runID), .text(Timestamp.now()), note.map(SQLiteValue.text) ?? .null])
+            try statement.execute()
+        }
+    }
+
+    /// Removes a baseline; false when there was none of that name.
+    public func deleteBaseline(_ name: String) throws -> Bool {
+        try write {
+            let statement = try database.prepare("DELETE FROM baseline WHERE name = ?")
+            try statement.bind(1, name)
+            try statement.execute()
+            return database.changes > 0
+        }
+    }
+
+    /// `kbharness baseline list`: every baseline with its run.
+    public func baselinesTable() throws -> TextTable {
+        let statement = try database.prepare("""
+            SELECT b.name, run.uuid, run.started_at, run.passed || '/' || run.cells, b.set_at, ifnull(b.note, '')
+            FROM baseline b JOIN run ON run.id = b.run_id ORDER BY b.name
+            """)
+        let rows = try statement.mapRows { row in (0..<6).map { row.text(Int32($0)) ?? "" } }
+        return TextTable(header: ["baseline", "run", "started", "passed", "set", "note"], rows: rows)
     }
 }
