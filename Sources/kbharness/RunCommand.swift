@@ -67,11 +67,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Scenarios directory imported on first use.", valueName: "path"))
     var scenarios = "Scenarios"
 
+    @Option(help: ArgumentHelp("Colour verdicts: auto (a terminal without NO_COLOR), always or never.", valueName: "when"))
+    var color = "auto"
+
     @OptionGroup var outputs: OutputOptions
 
     func validate() throws {
         _ = try selection()
         guard samples >= 0 && samples <= 10_000 else { throw ValidationError("--samples must be between 0 and 10000") }
+        guard ["auto", "always", "never"].contains(color) else {
+            throw ValidationError("--color takes auto, always or never, not '\(color)'")
+        }
         for kind in failOn where kind != "timing" {
             throw ValidationError(kind == "flaky" || kind == "improvement"
                 ? "--fail-on \(kind) is reserved (its exit bit is kept) but not implemented yet; --fail-on takes 'timing'"
@@ -116,7 +122,7 @@ struct RunCommand: ParsableCommand {
             let selection = try selection()
             let report = try MatrixRunner.run(store: database, selection: selection, options: options,
                                               metadata: RunEnvironment.metadata(selection: selection))
-            if outputs.format == .text { RunSummaryPrinter.print(report) }
+            if outputs.format == .text { RunSummaryPrinter.print(report, palette: Palette(mode: color)) }
             try outputs.write(report)
             return report.exitCode
         }
@@ -140,27 +146,54 @@ struct RunCommand: ParsableCommand {
 enum ProgressLine {
     static func make() -> @Sendable (Int, Int) -> Void {
         let isTerminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+        let clock = ContinuousClock()
+        let start = clock.now
         return { done, total in
             let step = max(1, total / (isTerminal ? 100 : 10))
             guard done % step == 0 || done == total else { return }
             let percent = done * 100 / max(total, 1)
+            // The ETA assumes the remaining cells cost what the finished ones did on average.
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let remaining = done > 0 ? Int((seconds / Double(done) * Double(total - done)).rounded(.up)) : 0
+            let eta = done == total ? "" : String(format: " ETA %02d:%02d", remaining / 60, remaining % 60)
             if isTerminal {
-                FileHandle.standardError.write(Data("\r[\(done)/\(total) \(percent)%]\(done == total ? "\n" : "")".utf8))
+                FileHandle.standardError.write(Data("\r[\(done)/\(total) \(percent)%]\(eta)   \(done == total ? "\n" : "")".utf8))
             } else {
-                FileHandle.standardError.write(Data("kbharness: [\(done)/\(total) \(percent)%]\n".utf8))
+                FileHandle.standardError.write(Data("kbharness: [\(done)/\(total) \(percent)%]\(eta)\n".utf8))
             }
         }
     }
 }
 
+/// Terminal colour for verdicts: on a terminal unless NO_COLOR is set, or as `--color` says.
+struct Palette {
+    /// Whether escape sequences are written.
+    let enabled: Bool
+
+    /// `--color auto` colours only a terminal stdout without NO_COLOR; `always` and `never` force it.
+    init(mode: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        switch mode {
+        case "always": enabled = true
+        case "never": enabled = false
+        default: enabled = isatty(STDOUT_FILENO) != 0 && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        }
+    }
+
+    /// Red text.
+    func red(_ text: String) -> String { enabled ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
+    /// Green text.
+    func green(_ text: String) -> String { enabled ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
+}
+
 /// The end of a run on standard output: failing cells, regressions, the closing line.
 enum RunSummaryPrinter {
-    static func print(_ report: RunReport, limit: Int = 20) {
+    static func print(_ report: RunReport, palette: Palette, limit: Int = 20) {
         let failing = report.outcomes.filter { $0.status != .pass }
         if !failing.isEmpty {
             Swift.print("failing cells (\(failing.count)):")
             for outcome in failing.prefix(limit) {
-                Swift.print("  \(outcome.status.rawValue.uppercased()) \(outcome.key.text): \(outcome.message ?? "")")
+                Swift.print("  \(palette.red(outcome.status.rawValue.uppercased())) \(outcome.key.text): \(outcome.message ?? "")")
             }
             if failing.count > limit { Swift.print("  … \(failing.count - limit) more: sqlite3 kbharness.sqlite \"SELECT cell, message FROM v_result WHERE run = '\(report.uuid)' AND status <> 'pass'\"") }
         }
@@ -178,6 +211,6 @@ enum RunSummaryPrinter {
             Swift.print("\(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios (v_result.known_failures)")
         }
         Swift.print("run \(report.uuid): \(report.outcomes.count) cells in \(String(format: "%.2f", report.seconds)) s")
-        Swift.print(report.closingLine)
+        Swift.print(report.exitCode == 0 ? palette.green(report.closingLine) : palette.red(report.closingLine))
     }
 }
