@@ -18,7 +18,7 @@ struct KBHarnessCommand: ParsableCommand {
             """,
         subcommands: [
             RunCommand.self, ImportCommand.self, AcceptCommand.self, RegressionsCommand.self, RunsCommand.self,
-            ShowCommand.self, HistoryCommand.self, ScenariosCommand.self, DevicesCommand.self,
+            ShowCommand.self, RenderCommand.self, HistoryCommand.self, ScenariosCommand.self, DevicesCommand.self,
             CompareCommand.self, CompareStrategiesCommand.self, BaselineCommand.self,
             BenchCommand.self,
         ],

@@ -109,6 +109,17 @@ public struct CellRunner: Sendable {
         return records
     }
 
+    /// The simulation after the first `steps` steps (all when nil), with the screen it started from.
+    public func simulate(steps: Int? = nil) throws(ScenarioFileError) -> (initial: ResolvedScreen, simulation: Simulation, action: String?) {
+        let compiled = try compile()
+        var simulation = Simulation(screen: compiled.initial.screen, strategy: strategy)
+        let count = min(steps ?? compiled.steps.count, compiled.steps.count)
+        for step in compiled.steps.prefix(count) {
+            for event in step.events { simulation.apply(event) }
+        }
+        return (compiled.initial, simulation, count > 0 ? compiled.steps[count - 1].action : nil)
+    }
+
     /// Scroll views and text views of the scenario, plus every view an expected value names.
     func trackedViews(_ resolved: ResolvedScreen, expected: [ExpectedValue]) -> [StepObserver.TrackedView] {
         let screen = resolved.screen

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import KBHarness
+
+/// `kbharness render CELL`: a picture of one cell.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Write an SVG picture of one cell after a step.",
+        discussion: """
+            Replays the cell from the definitions in the database and draws the device, its safe areas and \
+            bars, the keyboard (with its kind), every view, the focused field where the layout put it \
+            (dashed) and where avoidance left it (solid), scroll views with their offsets and insets, and \
+            the gap above the keyboard or the part covered, in points.
+
+            Example:
+              kbharness render 'worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|iq' --step 2 -o login.svg
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: "The cell key: scenario|device|orientation|keyboard|strategy.")
+    var cell: String
+
+    @Option(help: "Draw after this 1-based step (default: the last).")
+    var step: Int?
+
+    @Option(name: [.short, .long], help: ArgumentHelp("The SVG file to write.", valueName: "file"))
+    var output: String
+
+    func validate() throws {
+        guard CellKey(cell) != nil else {
+            throw ValidationError("'\(cell)' is not a cell key: expected scenario|device|orientation|keyboard|strategy")
+        }
+        if let step, step < 1 { throw ValidationError("--step is 1-based") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let database = try store.open()
+            defer { database.close() }
+            let key = CellKey(cell)!
+            let library = try database.loadLibrary().library
+            guard let scenario = library.scenario(key.scenario), let device = library.device(key.device),
+                  let runner = CellRunner(key: key, scenario: scenario, device: device) else {
+                throw HarnessError(.noInput, "no such cell: \(cell) (see `kbharness scenarios` and `kbharness devices`)")
+            }
+            if let step, step > scenario.steps.count {
+                throw HarnessError(.usage, "--step \(step): \(scenario.key) has \(scenario.steps.count) steps")
+            }
+            let picture = try CellPicture.svg(runner, step: step)
+            guard FileManager.default.createFile(atPath: output, contents: Data(picture.utf8)) else {
+                throw HarnessError(.cannotCreate, "\(output): cannot write the picture")
+            }
+            print("wrote \(output)")
+        }
+    }
+}
