@@ -16,6 +16,8 @@ public struct HarnessError: Error, CustomStringConvertible, Sendable {
         case io = 74
         /// The database stayed busy past the timeout; retrying may work (EX_TEMPFAIL).
         case busy = 75
+        /// Stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report it).
+        case interrupted = 130
     }
 
     /// The class of failure.

@@ -119,6 +119,8 @@ struct RunCommand: ParsableCommand {
             options.timingSamples = samples
             options.failOnTiming = failOn.contains("timing")
             options.progress = ProgressLine.make()
+            Interruption.install()
+            options.isCancelled = { Interruption.requested }
             let selection = try selection()
             let report = try MatrixRunner.run(store: database, selection: selection, options: options,
                                               metadata: RunEnvironment.metadata(selection: selection))

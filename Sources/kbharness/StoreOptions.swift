@@ -11,9 +11,13 @@ struct StoreOptions: ParsableArguments {
     /// The resolved database path.
     var path: String { HarnessStore.resolvePath(db) }
 
-    /// Opens the database, creating and migrating it when `create` is set.
+    /// Opens the database, creating and migrating it when `create` is set, and marks `aborted` any run a
+    /// killed kbharness left `running`.
     func open(create: Bool = false) throws -> HarnessStore {
-        try HarnessStore(path: path, create: create)
+        let store = try HarnessStore(path: path, create: create)
+        let aborted = try store.abortStaleRuns()
+        if aborted > 0 { printNote("marked \(aborted) run\(aborted == 1 ? "" : "s") left running by a process that is gone as aborted") }
+        return store
     }
 }
 

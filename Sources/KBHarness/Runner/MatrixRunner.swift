@@ -72,6 +72,8 @@ public struct RunOptions: Sendable {
     public var failOnTiming = false
     /// Called after each cell's correctness run with (done, total).
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Asked between cells; true stops the run, which is then recorded as `aborted` (SIGINT, SIGTERM).
+    public var isCancelled: (@Sendable () -> Bool)?
 
     /// The defaults: timing on, timing regressions reported but not failing.
     public init() {}
@@ -167,6 +169,9 @@ public enum MatrixRunner {
                                                      options: options)
                 records.append(record)
                 options.progress?(index + 1, cells.count)
+                if options.isCancelled?() == true {
+                    throw HarnessError(.interrupted, "interrupted after \(index + 1) of \(cells.count) cells; run \(metadata.uuid) is recorded as aborted")
+                }
             }
             // Confirmation: every cell flagged as slower is measured again, after the whole first pass, and
             // stays a regression only if the rule holds again against the same reference.

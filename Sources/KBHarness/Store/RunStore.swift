@@ -179,14 +179,14 @@ extension HarnessStore {
         try write {
             let statement = try database.prepare("""
                 INSERT INTO run (uuid, status, started_at, git_sha, host, toolchain, build_configuration,
-                                 engine_version, harness_version, selection)
-                VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)
+                                 engine_version, harness_version, selection, pid)
+                VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             try statement.bind([.text(metadata.uuid), .text(metadata.startedAt),
                                 metadata.gitSHA.map(SQLiteValue.text) ?? .null, .text(metadata.host),
                                 .text(metadata.toolchain), .text(metadata.buildConfiguration),
                                 .text(metadata.engineVersion), .text(metadata.harnessVersion),
-                                .text(metadata.selectionJSON)])
+                                .text(metadata.selectionJSON), .integer(Int64(getpid()))])
             try statement.execute()
             return database.lastInsertRowID
         }
@@ -394,5 +394,23 @@ public enum Timestamp {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: Date())
+    }
+}
+
+extension HarnessStore {
+    /// Marks `aborted` every run left `running` on this host by a process that no longer exists (killed
+    /// with SIGKILL, or a crash); runs of live processes, here or on other hosts, are left alone.
+    /// Returns how many were marked.
+    @discardableResult
+    public func abortStaleRuns(host: String = RunEnvironment.host) throws -> Int {
+        let statement = try database.prepare("SELECT id, pid FROM run WHERE status = 'running' AND host = ?")
+        try statement.bind(1, host)
+        let stale = try statement.mapRows { row -> Int64? in
+            guard !row.isNull(1) else { return row.int64(0) }  // Written before pids were recorded.
+            let pid = pid_t(row.int64(1))
+            return kill(pid, 0) == 0 || errno == EPERM ? nil : row.int64(0)
+        }.compactMap { $0 }
+        for id in stale { try abortRun(id) }
+        return stale.count
     }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import KBHarness
+
+/// A run stopped by SIGINT or SIGTERM ends `aborted`; one killed with SIGKILL is marked `aborted` by the
+/// next command; the database stays consistent and the next run works. Real processes, real signals.
+@Suite(.serialized) struct InterruptionTests {
+    /// Starts a full-matrix run of the starter library and returns once its first progress line is out.
+    func startRun(in scratch: Scratch) throws -> (process: Process, stderr: Pipe) {
+        let process = Process()
+        process.executableURL = try kbharnessExecutable()
+        process.arguments = ["run", "--device", "all", "--strategy", "all", "--samples", "11"]
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        process.environment = childEnvironment()
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = Data()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            seen += stderr.fileHandleForReading.availableData
+            if String(decoding: seen, as: UTF8.self).contains("kbharness: [") { return (process, stderr) }
+        }
+        process.terminate()
+        throw TestFailure("the run printed no progress within 120 s")
+    }
+
+    func runStatuses(_ scratch: Scratch) throws -> [String] {
+        let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
+        defer { store.close() }
+        #expect(try store.database.scalarText("PRAGMA integrity_check") == "ok")
+        return try store.database.textRows("SELECT status FROM run ORDER BY id").map { $0[0] }
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalStopsTheRunAsAborted(_ signal: Int32) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let (process, stderr) = try startRun(in: scratch)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130)
+        #expect(message.contains("interrupted after"))
+        #expect(try runStatuses(scratch) == ["aborted"])
+        // Nothing of the aborted run was half-written, and the next run works.
+        let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
+        #expect(try store.database.scalarInt("SELECT count(*) FROM result") == 0)
+        store.close()
+        let next = try kbharness(["run", "--device", "iphone-se-1st-gen", "--samples", "0"], in: scratch.path)
+        #expect(next.stdout.contains("kbharness: "))
+        #expect(try runStatuses(scratch) == ["aborted", "complete"])
+    }
+
+    @Test func aKilledRunIsMarkedAbortedByTheNextCommand() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let (process, _) = try startRun(in: scratch)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(try runStatuses(scratch) == ["running"])
+        let runs = try kbharness(["runs"], in: scratch.path)
+        #expect(runs.status == 0)
+        #expect(runs.stderr.contains("marked 1 run left running by a process that is gone as aborted"))
+        #expect(try runStatuses(scratch) == ["aborted"])
+    }
+}
