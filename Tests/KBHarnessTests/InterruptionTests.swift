@@ -69,3 +69,27 @@ import Testing
         #expect(try runStatuses(scratch) == ["aborted"])
     }
 }
+
+/// `kbharness doctor` on a healthy database, and on one with a broken foreign key.
+@Suite struct DoctorTests {
+    @Test func aHealthyDatabasePassesEveryCheckAndABrokenOneIsReported() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        _ = try kbharness(["run", "--device", "iphone-se-1st-gen", "--samples", "0"], in: scratch.path)
+        let healthy = try kbharness(["doctor"], in: scratch.path)
+        #expect(healthy.status == 0)
+        for check in ["schema version", "application id", "journal mode", "foreign keys", "integrity", "foreign key check"] {
+            #expect(healthy.stdout.contains(check), "\(check)")
+        }
+        #expect(!healthy.stdout.contains("PROBLEM"))
+        // A row whose scenario no longer exists (written with foreign keys off, as another tool might).
+        let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
+        try store.database.execute("PRAGMA foreign_keys = OFF; UPDATE result SET scenario_id = 9999 WHERE id = 1; PRAGMA foreign_keys = ON;")
+        store.close()
+        let broken = try kbharness(["doctor"], in: scratch.path)
+        #expect(broken.status == 65)
+        #expect(broken.stdout.contains("foreign key check  PROBLEM  result row 1 → scenario"))
+        #expect(broken.stderr.contains("1 problem: foreign key check"))
+    }
+}

@@ -159,3 +159,42 @@ public final class HarnessStore {
         return (Int(Int32(bitPattern: bigEndian(60))), Int32(bitPattern: bigEndian(68)))
     }
 }
+
+extension HarnessStore {
+    /// One check of `kbharness doctor`.
+    public struct HealthCheck: Sendable, Equatable {
+        /// What was checked.
+        public var name: String
+        /// Whether it is as it should be.
+        public var isHealthy: Bool
+        /// What was found.
+        public var detail: String
+    }
+
+    /// Checks the file and the connection: journal mode, foreign keys, synchronous, busy timeout, schema
+    /// version, application id, `integrity_check` and `foreign_key_check`.
+    public func healthChecks() throws -> [HealthCheck] {
+        let latest = try HarnessStore.migrator().latestVersion
+        let version = try database.userVersion()
+        let journal = try database.scalarText("PRAGMA journal_mode") ?? "?"
+        let foreignKeys = try database.scalarInt("PRAGMA foreign_keys") ?? 0
+        let synchronous = try database.scalarInt("PRAGMA synchronous") ?? -1
+        let timeout = try database.scalarInt("PRAGMA busy_timeout") ?? 0
+        let integrity = try database.prepare("PRAGMA integrity_check").mapRows { $0.text(0) ?? "" }
+        let violations = try database.prepare("PRAGMA foreign_key_check").mapRows { row in
+            "\(row.text(0) ?? "?") row \(row.int64(1)) → \(row.text(2) ?? "?")"
+        }
+        return [
+            HealthCheck(name: "schema version", isHealthy: version == latest, detail: "\(version) of \(latest)"),
+            HealthCheck(name: "application id", isHealthy: try database.applicationID() == HarnessStore.applicationID,
+                        detail: String(format: "0x%08X", try database.applicationID())),
+            HealthCheck(name: "journal mode", isHealthy: journal == "wal", detail: journal),
+            HealthCheck(name: "foreign keys", isHealthy: foreignKeys == 1, detail: foreignKeys == 1 ? "on" : "off"),
+            HealthCheck(name: "synchronous", isHealthy: synchronous == 1, detail: synchronous == 1 ? "normal" : "\(synchronous)"),
+            HealthCheck(name: "busy timeout", isHealthy: timeout > 0, detail: "\(timeout) ms"),
+            HealthCheck(name: "integrity", isHealthy: integrity == ["ok"], detail: integrity.prefix(3).joined(separator: "; ")),
+            HealthCheck(name: "foreign key check", isHealthy: violations.isEmpty,
+                        detail: violations.isEmpty ? "no violations" : violations.prefix(3).joined(separator: "; ")),
+        ]
+    }
+}
