@@ -189,11 +189,9 @@ public struct ToolbarState: Sendable, Equatable {
             controllerID = current
         }
         let controller = controllerID.map { screen[$0] }
-        var enabled = options.isEnabled || options.enabledClasses.contains { controller?.isKind(of: $0) ?? false }
-        if enabled, let controller,
-           options.disabledClasses.contains(where: controller.isKind(of:)) || controller.isAlertTextFieldController {
-            enabled = false
-        }
+        // An input outside any controller has only the global switch.
+        let enabled = controller?.passesClassRules(globallyEnabled: options.isEnabled, enabledClasses: options.enabledClasses,
+                                                   disabledClasses: options.disabledClasses) ?? options.isEnabled
         guard enabled else { return nil }
         let navigation = ResponderNavigation(around: input, in: screen, order: options.order)
         guard !navigation.list.isEmpty else { return nil }

@@ -113,6 +113,13 @@ public struct ViewController: Sendable, Equatable {
         return false
     }
 
+    /// IQ's class-list rule (distance handling §2.1.6, toolbar §4.3): on when globally enabled or kind-of an
+    /// enabled class, then off when kind-of a disabled class or UIKit's alert text-field controller.
+    public func passesClassRules(globallyEnabled: Bool, enabledClasses: [String], disabledClasses: [String]) -> Bool {
+        guard globallyEnabled || enabledClasses.contains(where: isKind(of:)) else { return false }
+        return !disabledClasses.contains(where: isKind(of:)) && !isAlertTextFieldController
+    }
+
     /// Whether `isKind(of:)` holds for the class `name` (its own class, its UIKit class, `UIViewController`).
     @inlinable public func isKind(of name: String) -> Bool {
         name == className || name == kind.uikitClassName || name == "UIViewController"

@@ -238,15 +238,9 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             if screen[controller].navigationItemSearchField == input { return false }
         }
         let value = screen[controller]
-        var enabled = options.isEnabled || options.enabledDistanceHandlingClasses.contains { value.isKind(of: $0) }
-        if enabled {
-            if options.disabledDistanceHandlingClasses.contains(where: { value.isKind(of: $0) }) {
-                enabled = false
-            } else if value.isAlertTextFieldController {
-                enabled = false
-            }
-        }
-        return enabled
+        return value.passesClassRules(globallyEnabled: options.isEnabled,
+                                      enabledClasses: options.enabledDistanceHandlingClasses,
+                                      disabledClasses: options.disabledDistanceHandlingClasses)
     }
 
     /// `textFieldSearchBar()` (§2.1.3): the search bar whose distance applies to this input.
