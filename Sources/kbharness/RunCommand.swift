@@ -156,7 +156,7 @@ enum ProgressLine {
             let percent = done * 100 / max(total, 1)
             // The ETA assumes the remaining cells cost what the finished ones did on average.
             let elapsed = clock.now - start
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.inSeconds
             let remaining = done > 0 ? Int((seconds / Double(done) * Double(total - done)).rounded(.up)) : 0
             let eta = done == total ? "" : String(format: " ETA %02d:%02d", remaining / 60, remaining % 60)
             if isTerminal {

@@ -78,7 +78,7 @@ public enum EngineBenchmark {
         }
         adjusts += simulation.algorithm.moveLog.count - template.algorithm.moveLog.count
         let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         return Report(views: screen.nodes.count, adjusts: adjusts, events: events, seconds: seconds)
     }
 }

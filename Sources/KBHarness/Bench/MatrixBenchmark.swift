@@ -67,7 +67,7 @@ public enum MatrixBenchmark {
             guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else { continue }
             outcomes.append(runner.run(expected: []))
         }
-        let engineSeconds = MatrixRunner.seconds(clock.now - engineStart)
+        let engineSeconds = (clock.now - engineStart).inSeconds
 
         var records: [ResultRecord] = []
         records.reserveCapacity(outcomes.count)
@@ -84,7 +84,7 @@ public enum MatrixBenchmark {
         let runID = try store.beginRun(RunEnvironment.metadata(selection: RunSelection()))
         let writeStart = clock.now
         try store.completeRun(runID, results: records, durationMilliseconds: 0)
-        let writeSeconds = MatrixRunner.seconds(clock.now - writeStart)
+        let writeSeconds = (clock.now - writeStart).inSeconds
 
         // The reference writes the same rows into a second, identical database.
         let referencePath = path + ".reference"

@@ -61,7 +61,7 @@ enum RawInsertReference {
             sqlite3_reset(statement)
         }
         sqlite3_exec(db, "COMMIT", nil, nil, nil)
-        return MatrixRunner.seconds(clock.now - start)
+        return (clock.now - start).inSeconds
     }
 
     /// Binds each text inside nested `withUTF8` scopes so the SQLITE_STATIC pointers stay valid, then steps.

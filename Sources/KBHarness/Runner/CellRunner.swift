@@ -181,7 +181,7 @@ public struct CellRunner: Sendable {
         while batch < 1 << 16 {
             let start = clock.now
             for _ in 0..<batch { iteration() }
-            if nanoseconds(clock.now - start) >= 20_000 { break }
+            if (clock.now - start).inNanoseconds >= 20_000 { break }
             batch *= 2
         }
         var values: [Int64] = []
@@ -189,14 +189,9 @@ public struct CellRunner: Sendable {
         for _ in 0..<samples {
             let start = clock.now
             for _ in 0..<batch { iteration() }
-            values.append(nanoseconds(clock.now - start) / Int64(batch))
+            values.append((clock.now - start).inNanoseconds / Int64(batch))
         }
         if sink.isNaN { values.append(0) }  // Keeps the work observable to the optimiser.
         return TimingSummary(warmup: warmup, batch: batch, samples: values)
     }
-}
-
-/// Whole nanoseconds in a duration.
-func nanoseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
 }

@@ -183,10 +183,10 @@ public enum MatrixRunner {
                                                            reference: reference, options: options)
             }
             let regressions = records.flatMap { record in record.regressions.map { (record.outcome.key, $0) } }
-            let milliseconds = seconds(clock.now - start) * 1000
+            let milliseconds = (clock.now - start).inSeconds * 1000
             try store.completeRun(runID, results: records, durationMilliseconds: milliseconds)
             return RunReport(uuid: metadata.uuid, outcomes: records.map(\.outcome), regressions: regressions,
-                             seconds: seconds(clock.now - start))
+                             seconds: (clock.now - start).inSeconds)
         } catch {
             try? store.abortRun(runID)
             throw error
@@ -329,7 +329,4 @@ public enum MatrixRunner {
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
