@@ -89,7 +89,7 @@ public enum StatePicture {
         let width = max(outline.width, 1), height = max(outline.height, 1)
         let margin = 24.0
         let legendLines = 3 + highlighted.count
-        let legend = Double(legendLines) * 16 + 12
+        let legend = Double(legendLines) * 18 + 14
         var svg = SVGText()
         svg.open(width: width + 2 * margin, height: height + 2 * margin + legend,
                  viewBox: Rect(x: -margin, y: -margin, width: width + 2 * margin, height: height + 2 * margin + legend))
@@ -165,16 +165,16 @@ public enum StatePicture {
 
         // Legend: which side, the step, its verdicts and the numbers that differ between the sides.
         var y = height + margin + 6
-        svg.text(title, at: Point(x: 0, y: y), size: 12, color: "#111111")
-        y += 16
-        svg.text(subtitle, at: Point(x: 0, y: y), size: 10, color: "#444444")
-        y += 16
+        svg.text(title, at: Point(x: 0, y: y), size: 15, color: "#111111")
+        y += 18
+        svg.text(subtitle, at: Point(x: 0, y: y), size: 12, color: "#444444")
+        y += 18
         let verdict = step.failed.isEmpty ? "invariants hold" : "failed: " + step.failed.joined(separator: ", ")
         let known = step.known.isEmpty ? "" : "; known: " + step.known.joined(separator: ", ")
-        svg.text(verdict + known, at: Point(x: 0, y: y), size: 10, color: step.failed.isEmpty ? "#2b8a3e" : "#d62828")
+        svg.text(verdict + known, at: Point(x: 0, y: y), size: 12, color: step.failed.isEmpty ? "#2b8a3e" : "#d62828")
         for entry in highlighted {
-            y += 16
-            svg.text("\(entry.metric) = \(entry.value.map(format) ?? "no value")", at: Point(x: 0, y: y), size: 10, color: "#7b2cbf")
+            y += 18
+            svg.text("\(entry.metric) = \(entry.value.map(format) ?? "no value")", at: Point(x: 0, y: y), size: 12, color: "#7b2cbf")
         }
         svg.close()
         return svg.text
