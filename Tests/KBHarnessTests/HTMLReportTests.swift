@@ -156,6 +156,13 @@ import KBSQLite
         #expect(html.contains("Pictures are drawn for the first 1 of 3 regressions"))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/pictures")
         #expect(files.count == 3)
+        // The first (failing, expected mismatch) regression is pictured; the other two are compact rows.
+        #expect(html.components(separatedBy: "<article class=\"regression").count - 1 == 1)
+        #expect(html.contains("data-kind=\"expected_mismatch\" data-device=\"iphone-se-1st-gen\""))
+        let more = try #require(html.range(of: "<table class=\"cells\" id=\"more-regressions\">"))
+        let rest = String(html[more.lowerBound...]).components(separatedBy: "</table>")[0]
+        #expect(rest.contains("data-cell=\"\(Self.stateCell)\" data-kind=\"state_changed\""))
+        #expect(rest.contains("data-cell=\"\(Self.newFailureCell)\" data-kind=\"new_failure\""))
     }
 
     @Test func badRequestsExitWithTheirCodesAndWriteNothing() throws {

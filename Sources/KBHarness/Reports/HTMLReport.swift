@@ -425,9 +425,9 @@ struct Page {
         html += "<section id=\"regressions\"><h2>Regressions (\(rows)) <span class=\"shown\"></span></h2>\n"
         if entries.isEmpty { html += "<p class=\"none\">No correctness regressions in this run.</p>\n" }
         if entries.count > pictureLimit {
-            html += "<p class=\"note\">Pictures are drawn for the first \(pictureLimit) of \(entries.count) regressions; the rest are listed without.</p>\n"
+            html += "<p class=\"note\">Pictures are drawn for the first \(pictureLimit) of \(entries.count) regressions; the rest are listed below them without.</p>\n"
         }
-        for (index, entry) in entries.enumerated() {
+        for (index, entry) in entries.enumerated() where index < pictureLimit {
             let row = entry.first
             let failing = entry.rows.contains(where: \.failsRun)
             html += "<article class=\"regression kind-\(HTMLText.classFragment(row.kind))\(failing ? " failing" : "")\""
@@ -442,6 +442,18 @@ struct Page {
             html += "</table>\n"
             html += figures[index] ?? ""
             html += "</article>\n"
+        }
+        // Past the cap, one compact row per regression keeps a 15,000-cell run's page light.
+        if entries.count > pictureLimit {
+            html += "<table class=\"cells\" id=\"more-regressions\"><thead><tr><th>kind</th><th>cell</th><th>status</th><th>step</th>"
+                + "<th>metric</th><th>was</th><th>now</th><th>fails run</th><th>rule</th></tr></thead><tbody>\n"
+            for row in entries[pictureLimit...].flatMap(\.rows) {
+                html += "<tr\(filterAttributes(row.cell)) data-kind=\"\(e(row.kind))\"><td>\(e(row.kind))</td><td><code>\(e(row.cell))</code></td>"
+                    + "<td>\(status(row.status))</td><td>\(row.step.map(String.init) ?? "")</td><td>\(e(row.metric ?? ""))</td>"
+                    + "<td>\(e(row.oldValue ?? ""))</td><td>\(e(row.newValue ?? ""))</td><td>\(row.failsRun ? "yes" : "no")</td>"
+                    + "<td class=\"rule\">\(e(row.rule))</td></tr>\n"
+            }
+            html += "</tbody></table>\n"
         }
         html += "</section>\n"
     }
