@@ -117,7 +117,10 @@ enum SourceDocument {
             let key = duplicates.first ?? "?"
             let first = context.mark
             if let second = secondOccurrence(of: key, after: first, in: text) {
-                return located(second.line, second.column, "duplicate key '\(key)' (first given at line \(first.line))")
+                var error = located(second.line, second.column, "duplicate key '\(key)' (first given at line \(first.line))")
+                // Only a key in the first column is known to be a top-level field; deeper, the path is unknown here.
+                if first.column == 1 { error.field = key }
+                return error
             }
             return located(first, "duplicate key '\(key)' in this mapping")
         default:
