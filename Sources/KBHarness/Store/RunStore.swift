@@ -360,7 +360,7 @@ extension HarnessStore {
             JOIN run ON run.id = r.run_id
             WHERE r.id IN (SELECT max(r2.id) FROM result r2 JOIN run run2 ON run2.id = r2.run_id
                            WHERE run2.status = 'complete' AND run2.id < ?1
-                             AND (?2 IS NULL OR (r2.cell >= ?2 AND r2.cell < ?3))
+                             AND \(range.condition("r2.cell"))
                            GROUP BY r2.cell)
             """)
         try statement.bind([.integer(runID)] + range.values)
@@ -378,12 +378,18 @@ extension HarnessStore {
     /// The cell keys of one scenario as a key range (`scenario|` up to `scenario}`), which the
     /// `result(cell, run_id)` index reads directly; no scenario means every cell.
     struct CellRange {
-        /// The lower bound (inclusive) and upper bound (exclusive) as bind values, or two NULLs.
+        /// The lower bound (inclusive) and upper bound (exclusive), bound as ?2 and ?3; empty for every cell.
         let values: [SQLiteValue]
 
         init(scenario: String?) {
             // '}' is the character after '|', so the range holds exactly the keys that start with "scenario|".
-            values = scenario.map { [.text($0 + "|"), .text($0 + "}")] } ?? [.null, .null]
+            values = scenario.map { [.text($0 + "|"), .text($0 + "}")] } ?? []
+        }
+
+        /// The SQL condition on `column`. Written out rather than `?2 IS NULL OR …`, which keeps the planner
+        /// from using the index and made every scenario's query scan all earlier results.
+        func condition(_ column: String) -> String {
+            values.isEmpty ? "1" : "(\(column) >= ?2 AND \(column) < ?3)"
         }
     }
 
@@ -403,7 +409,7 @@ extension HarnessStore {
                 JOIN run AS this ON this.id = ?1
                 JOIN scenario s ON s.id = r.scenario_id
                 JOIN device d ON d.id = r.device_id
-                WHERE run.status = 'complete' AND run.id < ?1 AND (?2 IS NULL OR (r.cell >= ?2 AND r.cell < ?3))
+                WHERE run.status = 'complete' AND run.id < ?1 AND \(range.condition("r.cell"))
             ),
             chosen AS (
                 SELECT coalesce(max(CASE WHEN comparable THEN id END), max(id)) AS id FROM timed GROUP BY cell
