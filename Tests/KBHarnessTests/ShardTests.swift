@@ -107,9 +107,10 @@ import KBSQLite
         let durations: [String: Double] = ["k1": 100, "k2": 300]
         let keys = ["k1", "k2", "u1", "u2", "u3", "u4"]
         let shards = ShardPlanner.partition(keys, count: 2, durations: durations)
-        // LPT on 300, 200, 200, 200, 200, 100 (ties by key): shard 1 gets k2, u2, u4 … loads 700 and 500.
-        #expect(shards[0] == ["k2", "u2", "u4"])
-        #expect(shards[1] == ["k1", "u1", "u3"])
+        // LPT on k2 300, u1…u4 200 each, k1 100: k2 → 1, u1 → 2, u2 → 2 (200 < 300), u3 → 1, u4 → 2,
+        // k1 → 1: loads 600 and 600. Without the median (unknown = 0) shard 1 would take 400 and shard 2 none.
+        #expect(shards[0] == ["k1", "k2", "u3"])
+        #expect(shards[1] == ["u1", "u2", "u4"])
         #expect(ShardPlanner.median([3, 1, 2]) == 2)
         #expect(ShardPlanner.median([4, 1, 3, 2]) == 2.5)
     }

@@ -276,6 +276,7 @@ private struct Screen {
 
     mutating func buildInputBar() {
         features.insert(.inputBar)
+        features.insert(.tableView)
         let bar = random.pick([48, 56, 64])
         views += ["  - id: messages", "    kind: tableView",
                   "    frame: {in: safeArea, top: 0, left: 0, right: 0, bottom: \(bar)}",
