@@ -82,10 +82,20 @@ public struct Migrator: Sendable {
     /// A failing migration is rolled back completely (schema and `user_version`) and reported as
     /// `MigrationError.failed`; migrations committed before it stay applied. A database newer
     /// than `latestVersion` throws `databaseNewer` before anything is written.
+    ///
+    /// Foreign keys are off while a migration runs and checked (`PRAGMA foreign_key_check`) before it
+    /// commits, as SQLite's table-rebuild recipe requires: with them on, dropping a rebuilt table would
+    /// cascade-delete every row that references it. A migration that leaves a dangling reference fails.
     @discardableResult
     public func migrate(_ db: Database) throws -> [Migration] {
+        let pending = try pendingMigrations(in: db)
+        guard !pending.isEmpty else { return [] }
+        // The pragma is a no-op inside a transaction, so it is switched around each one.
+        let foreignKeysWereOn = try db.scalarInt("PRAGMA foreign_keys") == 1
+        if foreignKeysWereOn { try db.execute("PRAGMA foreign_keys = OFF") }
+        defer { if foreignKeysWereOn { try? db.execute("PRAGMA foreign_keys = ON") } }
         var applied: [Migration] = []
-        for migration in try pendingMigrations(in: db) {
+        for migration in pending {
             let didApply: Bool
             do {
                 didApply = try db.transaction(.immediate) {
@@ -98,6 +108,10 @@ public struct Migrator: Sendable {
                     try db.execute(migration.sql)
                     guard db.isInTransaction else {
                         throw SQLiteError.misuse("migration SQL must not end the transaction (COMMIT/END/ROLLBACK)")
+                    }
+                    let dangling = try db.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? 0
+                    guard dangling == 0 else {
+                        throw SQLiteError.misuse("migration leaves \(dangling) rows with a dangling foreign key (PRAGMA foreign_key_check)")
                     }
                     try db.setUserVersion(migration.version)
                     return true

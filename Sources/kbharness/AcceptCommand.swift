@@ -5,13 +5,14 @@ import KBHarness
 struct AcceptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accept",
-        abstract: "Promote a run's actual values to expected values.",
+        abstract: "Promote a run's actual values to expected values and its cells' states to references.",
         discussion: """
             Without --metric, accepts the values that mismatched their expected values in RUN. With \
             --metric (repeatable), records those metrics from RUN (at --step, or every step) as new \
             expected values. --scope says how widely they apply: the exact cell (default), the device, \
-            or the whole scenario. Replaced expected values are kept as history (v_expected shows the \
-            current ones).
+            or the whole scenario. Every matching cell's whole state also becomes its reference \
+            snapshot (what `run` compares with; see --record). Replaced expected values and references \
+            are kept as history (v_expected and v_reference show the current ones).
 
             Examples:
               kbharness accept --cell 'worked/7.1-plain-bottom-field|*'
@@ -48,12 +49,12 @@ struct AcceptCommand: ParsableCommand {
             let database = try store.open()
             defer { database.close() }
             let resolved = try database.resolveRun(runReference)
-            let count = try database.accept(runID: resolved.id, runUUID: resolved.uuid, cellGlob: cell, metrics: metric,
-                                            step: step, scope: AcceptScope(rawValue: scope)!)
-            if count == 0 {
+            let count = try database.acceptCells(runID: resolved.id, runUUID: resolved.uuid, cellGlob: cell, metrics: metric,
+                                                 step: step, scope: AcceptScope(rawValue: scope)!)
+            if count.values == 0 && count.references == 0 {
                 throw HarnessError(.noInput, "nothing to accept in run \(resolved.uuid) for cells matching '\(cell)'")
             }
-            print("accepted \(count) value\(count == 1 ? "" : "s") from run \(resolved.uuid)")
+            print("accepted \(count.values) value\(count.values == 1 ? "" : "s") and \(count.references) reference snapshot\(count.references == 1 ? "" : "s") from run \(resolved.uuid)")
         }
     }
 }

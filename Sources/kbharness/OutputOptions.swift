@@ -27,6 +27,12 @@ struct OutputOptions: ParsableArguments {
         valueName: "file"))
     var markdown: String?
 
+    /// Whether a requested report lists every cell, so the run must keep every outcome in memory.
+    var needsEveryOutcome: Bool {
+        format == .json || junit != nil || markdown != nil
+            || ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"].map { !$0.isEmpty } == true
+    }
+
     /// The files to write, with the process environment (for `GITHUB_STEP_SUMMARY`).
     var files: ReportOutputs {
         ReportOutputs(junitPath: junit, markdownPath: markdown, environment: ProcessInfo.processInfo.environment)

@@ -23,17 +23,30 @@ struct RunCommand: ParsableCommand {
             timing`. Improvements, too-few-samples (low_confidence) and not_comparable verdicts are \
             recorded, never failing.
 
+            Reference snapshots (`--record`, as in swift-snapshot-testing): each cell's whole per-step \
+            state is compared with its recorded reference; a difference fails the cell and is listed \
+            metric by metric. `missing` (the default) records a reference for every cell without one; \
+            a cell that nothing else asserts is then `new`, not a failure. `never` (the default when \
+            CI is set) records nothing, so a cell without an expected value or a reference is `new` \
+            and fails. `failed` also re-records the references that differ; `all` re-records every \
+            cell. Re-recorded cells are still reported as failing; replaced references are kept.
+
+            Flaky cells: `--retries N` runs a failing cell up to N more times; one that then passes is \
+            `flaky`, reported, and failing the run only with `--fail-on flaky`.
+
             On first use (no database, or an empty one) the database is created, migrated and the \
             scenarios directory imported. The closing line reads `kbharness: N passed, N failed[, N \
-            regressions]`. The exit code is a sum of bits: 0 when nothing failed; +1 when a cell \
-            failed or a correctness regression fails the run; +2 for a confirmed timing regression \
-            with `--fail-on timing` (3 = both); 8 is reserved for flaky cells. 64 and above: the \
-            harness itself failed (usage, data, missing input, internal, database).
+            new][, N flaky][, N regressions]`. The exit code is a sum of bits: 0 when nothing failed; \
+            +1 when a cell failed (or was new under --record never) or a correctness regression fails \
+            the run; +2 for a confirmed timing regression with `--fail-on timing`; +8 for flaky cells \
+            with `--fail-on flaky`. 64 and above: the harness itself failed (usage, data, missing \
+            input, internal, database).
 
             Examples:
               kbharness run --device all
               kbharness run --device iphone-se-1st-gen,ipad-pro-12-9 --orientation portrait
               kbharness run --scenario 'worked/*' --keyboard standard --samples 0
+              kbharness run --record never --retries 2 --fail-on timing,flaky --junit junit.xml
             """)
 
     @OptionGroup var store: StoreOptions
@@ -61,8 +74,22 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Timing samples per cell after warm-up; 0 skips timing.")
     var samples = 11
 
-    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Also fail the run on: timing.", valueName: "kind"))
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp(
+        "Also fail the run on: timing (confirmed timing regressions, exit bit 2), flaky (cells that passed only on a retry, exit bit 8). Comma-separated or repeated.",
+        valueName: "kind,…"))
     var failOn: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Reference snapshots: never (CI default: a cell nothing asserts is new and fails), missing (local default: record the missing ones), failed (also re-record those that differ) or all.",
+        valueName: "mode"))
+    var record: RecordMode?
+
+    @Option(help: "Run a failing cell up to this many more times; one that then passes is flaky.")
+    var retries = 0
+
+    @Option(help: ArgumentHelp("Threads for the correctness phase (timing always runs on one thread afterwards). Default: the number of cores.",
+                               valueName: "n"))
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: ArgumentHelp("Scenarios directory imported on first use.", valueName: "path"))
     var scenarios = "Scenarios"
@@ -78,11 +105,18 @@ struct RunCommand: ParsableCommand {
         guard ["auto", "always", "never"].contains(color) else {
             throw ValidationError("--color takes auto, always or never, not '\(color)'")
         }
-        for kind in failOn where kind != "timing" {
-            throw ValidationError(kind == "flaky" || kind == "improvement"
-                ? "--fail-on \(kind) is reserved (its exit bit is kept) but not implemented yet; --fail-on takes 'timing'"
-                : "--fail-on takes 'timing' (confirmed timing regressions set exit bit 2; correctness failures always fail the run, bit 1), not '\(kind)'")
+        for kind in failKinds where kind != "timing" && kind != "flaky" {
+            throw ValidationError(kind == "improvement"
+                ? "--fail-on improvement is reserved (exit bit 4 is kept) but not implemented yet; --fail-on takes timing and flaky"
+                : "--fail-on takes timing (confirmed timing regressions, exit bit 2) and flaky (exit bit 8); correctness failures always fail the run (bit 1), not '\(kind)'")
         }
+        guard retries >= 0 && retries <= 100 else { throw ValidationError("--retries must be between 0 and 100") }
+        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
+    }
+
+    /// `--fail-on` values, split at commas.
+    var failKinds: [String] {
+        failOn.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
     }
 
     /// The selection the options describe.
@@ -117,7 +151,12 @@ struct RunCommand: ParsableCommand {
             }
             var options = RunOptions()
             options.timingSamples = samples
-            options.failOnTiming = failOn.contains("timing")
+            options.failOnTiming = failKinds.contains("timing")
+            options.failOnFlaky = failKinds.contains("flaky")
+            options.record = record ?? RecordMode.defaultMode()
+            options.retries = retries
+            options.jobs = jobs
+            options.retainOutcomes = outputs.needsEveryOutcome
             options.progress = ProgressLine.make()
             Interruption.install()
             options.isCancelled = { Interruption.requested }
@@ -150,10 +189,12 @@ enum ProgressLine {
         let isTerminal = isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
         let clock = ContinuousClock()
         let start = clock.now
+        let shown = LastShown()
         return { done, total in
-            let step = max(1, total / (isTerminal ? 100 : 10))
-            guard done % step == 0 || done == total else { return }
             let percent = done * 100 / max(total, 1)
+            // Cells finish in batches, so the line is written when the shown percentage (a tenth on CI) moves.
+            let bucket = isTerminal ? percent : percent / 10
+            guard shown.advance(to: bucket) || done == total else { return }
             // The ETA assumes the remaining cells cost what the finished ones did on average.
             let elapsed = clock.now - start
             let seconds = elapsed.inSeconds
@@ -167,6 +208,23 @@ enum ProgressLine {
         }
     }
 }
+
+/// The progress bucket last written, shared by the threads that report progress.
+final class LastShown: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bucket = -1
+
+    /// True, and remembered, when `bucket` differs from the last one shown.
+    func advance(to bucket: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard bucket != self.bucket else { return false }
+        self.bucket = bucket
+        return true
+    }
+}
+
+extension RecordMode: ExpressibleByArgument {}
 
 /// Terminal colour for verdicts: on a terminal unless NO_COLOR is set, or as `--color` says.
 struct Palette {
@@ -188,31 +246,53 @@ struct Palette {
     func green(_ text: String) -> String { enabled ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
 }
 
-/// The end of a run on standard output: failing cells, regressions, the closing line.
+/// The end of a run on standard output: failing cells, a table of regressions, the closing line.
 enum RunSummaryPrinter {
     static func print(_ report: RunReport, palette: Palette, limit: Int = 20) {
-        let failing = report.outcomes.filter { $0.status != .pass }
-        if !failing.isEmpty {
-            Swift.print("failing cells (\(failing.count)):")
+        let failing = report.outcomes.filter { !$0.status.held || ($0.status == .new && report.recordMode == .never) }
+        let failingCount = report.failed
+        if failingCount > 0 {
+            Swift.print("failing cells (\(failingCount)):")
             for outcome in failing.prefix(limit) {
                 Swift.print("  \(palette.red(outcome.status.rawValue.uppercased())) \(outcome.key.text): \(outcome.message ?? "")")
             }
-            if failing.count > limit { Swift.print("  … \(failing.count - limit) more: sqlite3 kbharness.sqlite \"SELECT cell, message FROM v_result WHERE run = '\(report.uuid)' AND status <> 'pass'\"") }
-        }
-        let regressions = report.regressions.filter(\.regression.failsRun)
-        if !regressions.isEmpty {
-            var table = TextTable(header: ["kind", "cell", "step", "metric", "old", "new"])
-            for (cell, regression) in regressions.prefix(limit) {
-                table.rows.append([regression.kind, cell.text, regression.step.map(String.init) ?? "",
-                                   regression.metric ?? "", regression.oldValue ?? "", regression.newValue ?? ""])
+            if failingCount > limit {
+                Swift.print("  … \(failingCount - limit) more: sqlite3 kbharness.sqlite \"SELECT cell, status, message FROM v_result WHERE run = '\(report.uuid)' AND status IN ('fail', 'error', 'new')\"")
             }
-            Swift.print("regressions (\(regressions.count)):")
+        }
+        let flaky = report.outcomes.filter { $0.status == .flaky }
+        if report.counts.flaky > 0 {
+            Swift.print("flaky cells (\(report.counts.flaky)), passed only on a retry\(report.failOnFlaky ? "" : "; they fail the run with --fail-on flaky"):")
+            for outcome in flaky.prefix(limit) { Swift.print("  FLAKY \(outcome.key.text): \(outcome.message ?? "")") }
+        }
+        // Failing regressions first, then timing verdicts worth a look (unconfirmed slowdowns, improvements).
+        let shown = report.regressions.filter(\.regression.failsRun)
+            + report.regressions.filter { !$0.regression.failsRun && ["timing", "improvement"].contains($0.regression.kind) }
+        if !shown.isEmpty {
+            var table = TextTable(header: ["kind", "cell", "step", "metric", "old → new", "ratio", "p", "confirmed", "fails"])
+            for (cell, regression) in shown.prefix(limit) {
+                let timing = regression.timing
+                table.rows.append([
+                    regression.kind, cell.text, regression.step.map(String.init) ?? "", regression.metric ?? "",
+                    "\(regression.oldValue ?? "–") → \(regression.newValue ?? "–")",
+                    timing.map { String(format: "%.2f×", $0.ratio) } ?? "",
+                    timing?.pValue.map { String(format: "%.4f", $0) } ?? "",
+                    timing?.confirmed.map { $0 ? "✓" : "✗" } ?? "",
+                    regression.failsRun ? "yes" : "no",
+                ])
+            }
+            let failingRegressions = report.failingRegressions
+            Swift.print("regressions (\(failingRegressions) failing\(shown.count > failingRegressions ? ", \(shown.count - failingRegressions) timing notes" : "")):")
             Swift.print(table.rendered)
+            if shown.count > limit { Swift.print("  … \(shown.count - limit) more: kbharness regressions \(report.uuid)") }
         }
         if report.cellsWithKnownIssues > 0 {
             Swift.print("\(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios (v_result.known_failures)")
         }
-        Swift.print("run \(report.uuid): \(report.outcomes.count) cells in \(String(format: "%.2f", report.seconds)) s")
+        if report.counts.recorded > 0 {
+            Swift.print("recorded \(report.counts.recorded) reference snapshots (--record \(report.recordMode.rawValue))")
+        }
+        Swift.print("run \(report.uuid): \(report.cells) cells in \(String(format: "%.2f", report.seconds)) s")
         Swift.print(report.exitCode == 0 ? palette.green(report.closingLine) : palette.red(report.closingLine))
     }
 }

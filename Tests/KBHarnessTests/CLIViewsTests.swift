@@ -40,7 +40,7 @@ import KeyboardAvoidance
 
         // v_result: one row per cell and run.
         #expect(try sqlite3Rows(database, "SELECT count(*) AS n FROM v_result") == [["n": "\(cells + 1)"]])
-        #expect(try sqlite3Rows(database, "SELECT count(*) AS n FROM v_result WHERE run = '\(uuid1)' AND status = 'pass'")
+        #expect(try sqlite3Rows(database, "SELECT count(*) AS n FROM v_result WHERE run = '\(uuid1)' AND status IN ('pass', 'new')")
                 == [["n": "\(counts1.passed)"]])
         let timed = try sqlite3Rows(database, """
             SELECT count(*) AS n, sum(p50_us > 0 AND p90_us >= p50_us) AS ordered FROM v_result WHERE run = '\(uuid1)'

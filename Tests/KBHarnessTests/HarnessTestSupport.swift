@@ -229,7 +229,8 @@ func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     environment["KBHARNESS_DB"] = nil
     // Under GitHub Actions every test run would otherwise append to the job's real step summary.
     environment["GITHUB_STEP_SUMMARY"] = nil
-    environment["CI"] = "1"  // Progress as plain lines, never a rewritten terminal line.
+    // The record mode defaults from CI; a child runs as on a developer machine unless a test says otherwise.
+    environment["CI"] = nil
     environment.merge(extra) { $1 }
     return environment
 }
@@ -258,7 +259,7 @@ func sqlite3(_ database: String, _ sql: String, header: Bool = false) throws -> 
 /// The closing line of `kbharness run`: passed, failed and failing regressions.
 func closingCounts(_ output: String) -> (passed: Int, failed: Int, regressions: Int)? {
     guard let line = output.split(separator: "\n").last.map(String.init),
-          let match = line.wholeMatch(of: /kbharness: (\d+) passed, (\d+) failed(?:, (\d+) regressions)?/) else {
+          let match = line.wholeMatch(of: /kbharness: (\d+) passed, (\d+) failed(?:, \d+ new)?(?:, \d+ flaky)?(?:, (\d+) regressions)?/) else {
         return nil
     }
     return (Int(match.1)!, Int(match.2)!, match.3.map { Int($0)! } ?? 0)

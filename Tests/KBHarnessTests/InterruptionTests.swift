@@ -45,9 +45,13 @@ import Testing
         #expect(process.terminationStatus == 130)
         #expect(message.contains("interrupted after"))
         #expect(try runStatuses(scratch) == ["aborted"])
-        // Nothing of the aborted run was half-written, and the next run works.
+        // The aborted run wrote whole batches only (each batch is one transaction, with a timing row for
+        // every result), nothing dangles, and the next run works.
         let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
-        #expect(try store.database.scalarInt("SELECT count(*) FROM result") == 0)
+        let written = try #require(try store.database.scalarInt("SELECT count(*) FROM result"))
+        #expect(written % Int64(RunOptions().batchSize) == 0)
+        #expect(try store.database.scalarInt("SELECT count(*) FROM result r LEFT JOIN timing t ON t.result_id = r.id WHERE t.result_id IS NULL AND r.status <> 'error'") == 0)
+        #expect(try store.database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") == 0)
         store.close()
         let next = try kbharness(["run", "--device", "iphone-se-1st-gen", "--samples", "0"], in: scratch.path)
         #expect(next.stdout.contains("kbharness: "))

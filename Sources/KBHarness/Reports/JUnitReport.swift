@@ -38,14 +38,15 @@ public enum JUnitReport {
             byScenario[outcome.key.scenario, default: []].append(outcome)
         }
         let verdicts = Dictionary(uniqueKeysWithValues: report.outcomes.map {
-            ($0.key.text, TestcaseVerdict($0, regressions: regressionsByCell[$0.key.text] ?? []))
+            ($0.key.text, TestcaseVerdict($0, regressions: regressionsByCell[$0.key.text] ?? [],
+                                          newFails: report.recordMode == .never))
         })
         func counts(_ outcomes: [CellOutcome]) -> (failures: Int, errors: Int) {
             outcomes.reduce((0, 0)) { sum, outcome in
                 switch verdicts[outcome.key.text]! {
                 case .failure: return (sum.0 + 1, sum.1)
                 case .error: return (sum.0, sum.1 + 1)
-                case .pass: return sum
+                case .pass, .flaky: return sum
                 }
             }
         }
@@ -84,6 +85,10 @@ public enum JUnitReport {
                 case .error(let message, let body):
                     xml += "      <error message=\"\(XMLEscape.attribute(message))\" type=\"EngineError\">"
                         + XMLEscape.text(body) + "</error>\n"
+                case .flaky(let message, let body):
+                    // Surefire's form for a test that failed, then passed on a rerun: the testcase passes.
+                    xml += "      <flakyFailure message=\"\(XMLEscape.attribute(message))\" type=\"Flaky\">"
+                        + XMLEscape.text(body) + "</flakyFailure>\n"
                 }
                 if !known.isEmpty {
                     let line = "known issues declared in the scenario: " + known.joined(separator: "; ")
@@ -121,17 +126,23 @@ enum TestcaseVerdict {
     case pass
     case failure(type: String, message: String, body: String)
     case error(message: String, body: String)
+    case flaky(message: String, body: String)
 
-    init(_ outcome: CellOutcome, regressions: [RegressionRecord]) {
+    init(_ outcome: CellOutcome, regressions: [RegressionRecord], newFails: Bool = false) {
         let failing = regressions.filter(\.failsRun)
         let body = CellDiagnostics.body(outcome, regressions: regressions)
         switch outcome.status {
+        case .flaky:
+            self = .flaky(message: outcome.message ?? "failed, then passed on a retry", body: body)
+        case .new where newFails:
+            self = .failure(type: "MissingExpected", message: outcome.message ?? "no expected value and no reference",
+                            body: body)
         case .error:
             self = .error(message: outcome.message ?? "the cell could not run", body: body)
         case .fail:
             let type = outcome.failedInvariants > 0 ? "InvariantFailure" : "ExpectedMismatch"
             self = .failure(type: type, message: CellDiagnostics.message(outcome, regressions: failing), body: body)
-        case .pass:
+        case .pass, .new:
             guard let first = failing.first else { self = .pass; return }
             let type: String
             switch first.kind {

@@ -66,9 +66,11 @@ extension HarnessStore {
             case (nil, _): change = .added
             case (_, nil): change = .removed
             case let (a?, b?):
+                // Pass, new and flaky all held; only a move across that line is a verdict change.
+                let heldA = CellStatus(rawValue: a)?.held ?? false, heldB = CellStatus(rawValue: b)?.held ?? false
                 if row.int64(5) != 1 { change = .notComparable }
-                else if a == "pass" && b != "pass" { change = .regressed }
-                else if a != "pass" && b == "pass" { change = .fixed }
+                else if heldA && !heldB { change = .regressed }
+                else if !heldA && heldB { change = .fixed }
                 else if row.text(3) != row.text(4) { change = .stateChanged }
                 else { change = .unchanged }
             }

@@ -46,6 +46,14 @@ public enum CellStatus: String, Sendable, Codable {
     case fail
     /// The cell could not run (its layout does not resolve on this device, an engine input was invalid).
     case error
+    /// Nothing asserted the cell: its invariants held, no expected value applied and it had no reference
+    /// snapshot. A failure under `--record never` (CI), otherwise its reference is recorded.
+    case new
+    /// It failed, then passed on a retry (`--retries`); fails the run only with `--fail-on flaky`.
+    case flaky
+
+    /// Whether the cell's correctness held (pass, flaky, new): what "passed before" means for regressions.
+    public var held: Bool { self == .pass || self == .flaky || self == .new }
 }
 
 /// An expected value that did not match.
@@ -85,6 +93,12 @@ public struct CellOutcome: Sendable {
     public var maxOcclusion: Double?
     /// The first failure, readable; the error for `.error` cells.
     public var message: String?
+    /// How many times the cell ran: 1, plus the retries it used (`--retries`).
+    public var attempts = 1
+    /// What happened to the cell's reference snapshot; nil for cells that could not run.
+    public var reference: ReferenceVerdict? = nil
+    /// Where the state differs from the reference snapshot (empty unless `reference` is `.mismatch`).
+    public var referenceMismatches: [ReferenceMismatch] = []
 
     /// Number of (step, invariant) failures not declared known.
     public var failedInvariants: Int { steps.reduce(0) { $0 + $1.failed.count } }

@@ -70,66 +70,193 @@ public struct RunOptions: Sendable {
     public var timingRule = TimingRule()
     /// Whether a confirmed timing regression makes the run fail (exit bit 2).
     public var failOnTiming = false
-    /// Called after each cell's correctness run with (done, total).
+    /// When reference snapshots are recorded; `RecordMode.defaultMode()` is what the CLI uses.
+    public var record = RecordMode.missing
+    /// How many times a failing or erroring cell is run again; one that then passes is `flaky`.
+    public var retries = 0
+    /// Whether a flaky cell makes the run fail (exit bit 8).
+    public var failOnFlaky = false
+    /// Threads for the correctness phase; timing is always measured on one thread afterwards.
+    public var jobs = 1
+    /// Cells run, timed and written per transaction: what memory holds at once.
+    public var batchSize = 2_000
+    /// Whether the report keeps every cell's outcome (the per-cell reports need them); when false it keeps
+    /// counts and at most `RunReport.retainedLimit` failing cells, so memory stays flat as the matrix grows.
+    public var retainOutcomes = true
+    /// Called after each batch's correctness phase with (done, total).
     public var progress: (@Sendable (Int, Int) -> Void)?
-    /// Asked between cells; true stops the run, which is then recorded as `aborted` (SIGINT, SIGTERM).
+    /// Asked between batches; true stops the run, which is then recorded as `aborted` (SIGINT, SIGTERM).
     public var isCancelled: (@Sendable () -> Bool)?
+    /// Runs one attempt (1-based) of a cell; nil runs the engine. Lets tests make a cell fail then pass,
+    /// which the deterministic engine never does on its own.
+    var attempt: (@Sendable (CellRunner, [ExpectedValue], Int) -> CellOutcome)?
 
-    /// The defaults: timing on, timing regressions reported but not failing.
+    /// The defaults: timing on, timing regressions reported but not failing, record missing references.
     public init() {}
+}
+
+/// How many cells ended how, counted as the run goes.
+public struct RunCounts: Sendable, Equatable {
+    /// Cells run.
+    public var cells = 0
+    /// Cells that passed outright.
+    public var pass = 0
+    /// Cells that failed (an invariant, an expected value or the reference).
+    public var fail = 0
+    /// Cells that could not run.
+    public var error = 0
+    /// Cells nothing asserted.
+    public var new = 0
+    /// Cells that failed, then passed on a retry.
+    public var flaky = 0
+    /// Passing cells that hit a known issue their scenario declares.
+    public var knownIssueCells = 0
+    /// References recorded by this run.
+    public var recorded = 0
+    /// Regressions that fail the run.
+    public var failingRegressions = 0
+    /// Failing correctness regressions (bit 1).
+    public var failingCorrectnessRegressions = 0
+    /// Failing (confirmed) timing regressions (bit 2).
+    public var failingTimingRegressions = 0
+    /// Whether `new` cells fail the run (`--record never`).
+    public var newFails = false
+
+    /// Creates empty counts.
+    public init() {}
+
+    /// Cells whose verdict is a pass: pass, flaky, and new unless new fails.
+    public var passed: Int { pass + flaky + (newFails ? 0 : new) }
+    /// Cells whose verdict is a failure: fail and error, and new when new fails.
+    public var failed: Int { fail + error + (newFails ? new : 0) }
+
+    /// Counts one cell's outcome and regressions.
+    public mutating func add(_ outcome: CellOutcome, regressions: [RegressionRecord]) {
+        cells += 1
+        switch outcome.status {
+        case .pass: pass += 1
+        case .fail: fail += 1
+        case .error: error += 1
+        case .new: new += 1
+        case .flaky: flaky += 1
+        }
+        if outcome.status.held && outcome.knownFailures > 0 { knownIssueCells += 1 }
+        if outcome.reference == .recorded { recorded += 1 }
+        add(regressions)
+    }
+
+    /// Counts regressions that fail the run.
+    public mutating func add(_ regressions: [RegressionRecord]) {
+        for regression in regressions where regression.failsRun {
+            failingRegressions += 1
+            if regression.kind == "timing" { failingTimingRegressions += 1 } else if !regression.isTimingVerdict {
+                failingCorrectnessRegressions += 1
+            }
+        }
+    }
+
+    /// Counts a `ResultRecord` as written by `HarnessStore.completeRun`.
+    mutating func add(_ record: ResultRecord, recordMode: RecordMode) {
+        newFails = recordMode == .never
+        add(record.outcome, regressions: record.regressions)
+    }
 }
 
 /// What a run found, for the closing line and the exit code.
 public struct RunReport: Sendable {
     /// The run's uuid.
     public var uuid: String
-    /// Every cell's outcome, in run order.
+    /// Every cell's outcome in run order, or (when the run did not retain outcomes) the first
+    /// `retainedLimit` cells that did not pass.
     public var outcomes: [CellOutcome]
-    /// Every regression, by cell.
+    /// Every regression by cell, or (when outcomes were not retained) the first `retainedLimit`.
     public var regressions: [(cell: CellKey, regression: RegressionRecord)]
     /// Wall time, in seconds.
     public var seconds: Double
+    /// Every cell counted, whether or not its outcome was retained.
+    public var counts: RunCounts
+    /// The record mode the run used.
+    public var recordMode: RecordMode
+    /// Whether flaky cells fail the run (exit bit 8).
+    public var failOnFlaky: Bool
+    /// Whether `outcomes` holds every cell.
+    public var outcomesComplete: Bool
 
-    /// Cells that passed.
-    public var passed: Int { outcomes.filter { $0.status == .pass }.count }
-    /// Cells that failed or errored.
-    public var failed: Int { outcomes.filter { $0.status != .pass }.count }
+    /// How many failing cells and regressions a run that does not retain outcomes keeps for its summary.
+    public static let retainedLimit = 1_000
+
+    /// A report of complete outcomes, counted from them (`--record missing`).
+    public init(uuid: String, outcomes: [CellOutcome], regressions: [(cell: CellKey, regression: RegressionRecord)],
+                seconds: Double, recordMode: RecordMode = .missing, failOnFlaky: Bool = false) {
+        var counts = RunCounts()
+        counts.newFails = recordMode == .never
+        let byCell = Dictionary(grouping: regressions, by: { $0.cell })
+        for outcome in outcomes { counts.add(outcome, regressions: byCell[outcome.key]?.map(\.regression) ?? []) }
+        self.init(uuid: uuid, counts: counts, outcomes: outcomes, outcomesComplete: true, regressions: regressions,
+                  seconds: seconds, recordMode: recordMode, failOnFlaky: failOnFlaky)
+    }
+
+    /// A report with counts kept separately from the retained outcomes.
+    public init(uuid: String, counts: RunCounts, outcomes: [CellOutcome], outcomesComplete: Bool,
+                regressions: [(cell: CellKey, regression: RegressionRecord)], seconds: Double, recordMode: RecordMode,
+                failOnFlaky: Bool) {
+        self.uuid = uuid
+        self.counts = counts
+        self.outcomes = outcomes
+        self.outcomesComplete = outcomesComplete
+        self.regressions = regressions
+        self.seconds = seconds
+        self.recordMode = recordMode
+        self.failOnFlaky = failOnFlaky
+    }
+
+    /// Cells run.
+    public var cells: Int { counts.cells }
+    /// Cells that passed (pass, flaky, and new unless `--record never`).
+    public var passed: Int { counts.passed }
+    /// Cells that failed or errored (and new ones under `--record never`).
+    public var failed: Int { counts.failed }
     /// Passing cells that hit an invariant failure their scenario declares as a known issue.
-    public var cellsWithKnownIssues: Int { outcomes.filter { $0.status == .pass && $0.knownFailures > 0 }.count }
+    public var cellsWithKnownIssues: Int { counts.knownIssueCells }
     /// Regressions that make the run fail.
-    public var failingRegressions: Int { regressions.filter(\.regression.failsRun).count }
-    /// The closing line, in the shape CI parsers read.
+    public var failingRegressions: Int { counts.failingRegressions }
+    /// The closing line, in the shape CI parsers read: `kbharness: N passed, N failed`, then what else happened.
     public var closingLine: String {
-        let base = "kbharness: \(passed) passed, \(failed) failed"
-        return failingRegressions > 0 ? base + ", \(failingRegressions) regressions" : base
+        var line = "kbharness: \(passed) passed, \(failed) failed"
+        if counts.new > 0 { line += ", \(counts.new) new" }
+        if counts.flaky > 0 { line += ", \(counts.flaky) flaky" }
+        if failingRegressions > 0 { line += ", \(failingRegressions) regressions" }
+        return line
     }
     /// Exit-code bits (harness-design §3.11); combinations add up (3 = failures and timing regressions).
     public enum ExitBit {
-        /// A cell failed or errored, or a correctness regression fails the run.
+        /// A cell failed or errored (or was new under `--record never`), or a correctness regression fails the run.
         public static let correctness: Int32 = 1
         /// A confirmed timing regression, with `--fail-on timing`.
         public static let timing: Int32 = 2
         /// Reserved: timing improvements, with a future `--fail-on improvement`.
         public static let improvement: Int32 = 4
-        /// Reserved: flaky cells, with a future `--fail-on flaky`.
+        /// Flaky cells, with `--fail-on flaky`.
         public static let flaky: Int32 = 8
     }
 
     /// 0 when nothing failed, else the OR of the `ExitBit`s that apply.
     public var exitCode: Int32 {
-        let failing = regressions.map(\.regression).filter(\.failsRun)
         var code: Int32 = 0
-        if failed > 0 || failing.contains(where: { !$0.isTimingVerdict }) { code |= ExitBit.correctness }
-        if failing.contains(where: { $0.kind == "timing" }) { code |= ExitBit.timing }
+        if failed > 0 || counts.failingCorrectnessRegressions > 0 { code |= ExitBit.correctness }
+        if counts.failingTimingRegressions > 0 { code |= ExitBit.timing }
+        if failOnFlaky && counts.flaky > 0 { code |= ExitBit.flaky }
         return code
     }
 }
 
 /// Runs the selected matrix and records everything in the store.
 public enum MatrixRunner {
-    /// Runs every selected cell, compares it with expected values and the previous comparable run,
-    /// and writes results, timing and regressions in one transaction. The run row stays `aborted`
-    /// if anything fails before that transaction commits.
+    /// Runs every selected cell in batches: the correctness phase on `options.jobs` threads (with retries),
+    /// the reference check and recording, then timing on one thread, then the batch's results, timing,
+    /// regressions and references written in one transaction. Timing regressions are re-measured after
+    /// the last batch and the run is marked complete. The run row ends `aborted` if anything fails first;
+    /// batches already written stay, invisible to comparisons (they read complete runs only).
     public static func run(store: HarnessStore, selection: RunSelection, options: RunOptions,
                            metadata: RunMetadata) throws -> RunReport {
         let clock = ContinuousClock()
@@ -138,58 +265,205 @@ public enum MatrixRunner {
         let cells = try plan(stored.library, selection: selection)
         let runID = try store.beginRun(metadata)
         do {
-            let previous = try store.previousResults(before: runID)
             let environment = TimingEnvironment(metadata)
-            var expectedByScenario: [String: [ExpectedValue]] = [:]
-            var records: [ResultRecord] = []
-            records.reserveCapacity(cells.count)
-            for (index, cell) in cells.enumerated() {
-                let scenario = cell.scenario, device = cell.device
-                if expectedByScenario[scenario.key] == nil {
-                    expectedByScenario[scenario.key] = try store.currentExpected(scenarioID: stored.scenarioIDs[scenario.key]!)
+            var counts = RunCounts()
+            counts.newFails = options.record == .never
+            var outcomes: [CellOutcome] = []
+            var regressions: [(cell: CellKey, regression: RegressionRecord)] = []
+            var unconfirmed: [UnconfirmedTiming] = []
+            var definitions: [String: ScenarioDefinitions] = [:]
+            let batchSize = max(1, options.batchSize)
+            for batchStart in stride(from: 0, to: cells.count, by: batchSize) {
+                let batch = Array(cells[batchStart..<min(batchStart + batchSize, cells.count)])
+                // Only the scenarios of this batch stay loaded, so memory does not grow with the matrix.
+                let needed = Set(batch.map(\.scenario.key))
+                definitions = definitions.filter { needed.contains($0.key) }
+                for key in needed where definitions[key] == nil {
+                    let id = stored.scenarioIDs[key]!
+                    definitions[key] = ScenarioDefinitions(
+                        expected: try store.currentExpected(scenarioID: id), references: try store.currentReferences(scenarioID: id),
+                        previous: try store.previousResults(before: runID, scenario: key))
                 }
-                let outcome: CellOutcome
-                var timing: TimingSummary?
-                if let runner = CellRunner(key: cell.key, scenario: scenario, device: device) {
-                    outcome = runner.run(expected: expectedByScenario[scenario.key]!)
+                let evaluated = evaluate(batch, definitions: definitions, options: options,
+                                         progress: (done: batchStart, total: cells.count))
+                var records: [ResultRecord] = []
+                records.reserveCapacity(batch.count)
+                for (cell, result) in zip(batch, evaluated) {
+                    let scenario = definitions[cell.scenario.key]!
+                    var outcome = result.outcome
+                    try judgeReference(&outcome, state: result.state, stateHash: result.stateHash,
+                                       reference: scenario.references[cell.key.text],
+                                       asserted: scenario.expected.contains { $0.applies(to: cell.key) },
+                                       mode: options.record,
+                                       definitionHashes: (stored.scenarioHashes[cell.scenario.key]!, stored.deviceHashes[cell.device.key]!),
+                                       store: store)
+                    var timing: TimingSummary?
                     if options.timingSamples > 0 && outcome.status != .error {
-                        timing = runner.measure(samples: options.timingSamples)
+                        timing = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device)?
+                            .measure(samples: options.timingSamples)
                     }
-                } else {
-                    outcome = CellOutcome(key: cell.key, status: .error, steps: [], mismatches: [], minGap: nil,
-                                          maxOcclusion: nil, message: "unknown strategy '\(cell.key.strategy)'")
+                    var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
+                                              deviceID: stored.deviceIDs[cell.device.key]!,
+                                              scenarioHash: stored.scenarioHashes[cell.scenario.key]!,
+                                              deviceHash: stored.deviceHashes[cell.device.key]!,
+                                              stateJSON: result.state, stateHash: result.stateHash, timing: timing,
+                                              regressions: [])
+                    record.regressions = findRegressions(record, previous: scenario.previous[cell.key.text],
+                                                         environment: environment, options: options)
+                    records.append(record)
                 }
-                let state = outcome.stateJSON
-                var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[scenario.key]!,
-                                          deviceID: stored.deviceIDs[device.key]!,
-                                          scenarioHash: stored.scenarioHashes[scenario.key]!, deviceHash: stored.deviceHashes[device.key]!,
-                                          stateJSON: state, stateHash: DefinitionHash.fnv1a64(state),
-                                          timing: timing, regressions: [])
-                record.regressions = findRegressions(record, previous: previous[cell.key.text], environment: environment,
-                                                     options: options)
-                records.append(record)
-                options.progress?(index + 1, cells.count)
+                let pending = try store.writeResults(runID, records, recordMode: options.record)
+                for (index, regressionIndex, rowID) in pending {
+                    let cell = batch[index]
+                    guard let reference = definitions[cell.scenario.key]?.previous[cell.key.text]?.timing else { continue }
+                    unconfirmed.append(UnconfirmedTiming(cell: cell, rowID: rowID,
+                                                         regression: records[index].regressions[regressionIndex],
+                                                         reference: reference))
+                }
+                for record in records {
+                    counts.add(record.outcome, regressions: record.regressions)
+                    let keep = options.retainOutcomes || (!record.outcome.status.held || (counts.newFails && record.outcome.status == .new))
+                    if keep && (options.retainOutcomes || outcomes.count < RunReport.retainedLimit) {
+                        outcomes.append(record.outcome)
+                    }
+                    for regression in record.regressions
+                    where options.retainOutcomes || (regressions.count < RunReport.retainedLimit && regression.failsRun) {
+                        regressions.append((record.outcome.key, regression))
+                    }
+                }
                 if options.isCancelled?() == true {
-                    throw HarnessError(.interrupted, "interrupted after \(index + 1) of \(cells.count) cells; run \(metadata.uuid) is recorded as aborted")
+                    let done = batchStart + batch.count
+                    throw HarnessError(.interrupted, "interrupted after \(done) of \(cells.count) cells; run \(metadata.uuid) is recorded as aborted")
                 }
             }
             // Confirmation: every cell flagged as slower is measured again, after the whole first pass, and
             // stays a regression only if the rule holds again against the same reference.
-            for (index, cell) in cells.enumerated() where records[index].regressions.contains(where: \.awaitsConfirmation) {
-                guard let reference = previous[cell.key.text]?.timing else { continue }
-                let remeasured = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device)?
+            var confirmations: [(rowID: Int64, regression: RegressionRecord)] = []
+            for flagged in unconfirmed {
+                let remeasured = CellRunner(key: flagged.cell.key, scenario: flagged.cell.scenario, device: flagged.cell.device)?
                     .measure(samples: options.timingSamples)
-                records[index].regressions = confirmTiming(records[index].regressions, remeasured: remeasured,
-                                                           reference: reference, options: options)
+                let settled = confirmTiming([flagged.regression], remeasured: remeasured, reference: flagged.reference,
+                                            options: options)[0]
+                confirmations.append((flagged.rowID, settled))
+                counts.add([settled])
+                if let index = regressions.firstIndex(where: { $0.cell == flagged.cell.key && $0.regression == flagged.regression }) {
+                    regressions[index].regression = settled
+                } else if settled.failsRun && regressions.count < RunReport.retainedLimit {
+                    regressions.append((flagged.cell.key, settled))
+                }
             }
-            let regressions = records.flatMap { record in record.regressions.map { (record.outcome.key, $0) } }
             let milliseconds = (clock.now - start).inSeconds * 1000
-            try store.completeRun(runID, results: records, durationMilliseconds: milliseconds)
-            return RunReport(uuid: metadata.uuid, outcomes: records.map(\.outcome), regressions: regressions,
-                             seconds: (clock.now - start).inSeconds)
+            try store.finishRun(runID, counts: counts, durationMilliseconds: milliseconds, confirmations: confirmations)
+            return RunReport(uuid: metadata.uuid, counts: counts, outcomes: outcomes, outcomesComplete: options.retainOutcomes,
+                             regressions: regressions, seconds: (clock.now - start).inSeconds, recordMode: options.record,
+                             failOnFlaky: options.failOnFlaky)
         } catch {
             try? store.abortRun(runID)
             throw error
+        }
+    }
+
+    /// What a batch needs of one scenario: its expected values, references and previous results.
+    struct ScenarioDefinitions: Sendable {
+        var expected: [ExpectedValue]
+        var references: [String: StoredReference]
+        var previous: [String: PreviousResult]
+    }
+
+    /// A timing regression written unconfirmed, to be re-measured after the last batch.
+    struct UnconfirmedTiming {
+        var cell: PlannedCell
+        var rowID: Int64
+        var regression: RegressionRecord
+        var reference: TimingReference
+    }
+
+    /// A cell's correctness outcome with its stored state.
+    struct EvaluatedCell: Sendable {
+        var outcome: CellOutcome
+        var state: String
+        var stateHash: String
+    }
+
+    /// The correctness phase of a batch on `options.jobs` threads. Each thread takes every jobs-th cell and
+    /// writes only its own slots, so the result is in cell order and identical for any number of jobs.
+    static func evaluate(_ batch: [PlannedCell], definitions: [String: ScenarioDefinitions], options: RunOptions,
+                         progress: (done: Int, total: Int) = (0, 0)) -> [EvaluatedCell] {
+        let slots = Slots<EvaluatedCell>(count: batch.count)
+        let jobs = max(1, min(options.jobs, batch.count))
+        let finished = Counter(progress.done)
+        let work: @Sendable (Int) -> Void = { worker in
+            var index = worker
+            while index < batch.count {
+                let cell = batch[index]
+                let outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options)
+                let state = outcome.stateJSON
+                slots[index] = EvaluatedCell(outcome: outcome, state: state, stateHash: DefinitionHash.fnv1a64(state))
+                if let report = options.progress { report(finished.increment(), progress.total) }
+                index += jobs
+            }
+        }
+        if jobs == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: jobs, execute: work) }
+        return slots.values
+    }
+
+    /// Runs a cell, and again up to `options.retries` times while it fails or errors; a cell that fails
+    /// and then passes is `flaky`.
+    static func attempts(_ cell: PlannedCell, expected: [ExpectedValue], options: RunOptions) -> CellOutcome {
+        guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else {
+            return CellOutcome(key: cell.key, status: .error, steps: [], mismatches: [], minGap: nil,
+                               maxOcclusion: nil, message: "unknown strategy '\(cell.key.strategy)'")
+        }
+        func attempt(_ number: Int) -> CellOutcome {
+            options.attempt?(runner, expected, number) ?? runner.run(expected: expected)
+        }
+        let first = attempt(1)
+        var outcome = first
+        var number = 1
+        while outcome.status != .pass && number <= options.retries {
+            number += 1
+            outcome = attempt(number)
+        }
+        outcome.attempts = number
+        if number > 1 && outcome.status == .pass {
+            outcome.status = .flaky
+            outcome.message = "flaky: passed on attempt \(number) of \(options.retries + 1); attempt 1: \(first.message ?? first.status.rawValue)"
+        }
+        return outcome
+    }
+
+    /// Checks a cell's state against its reference snapshot and decides what the record mode records:
+    /// a mismatch fails the cell (and is re-recorded by `failed` and `all`); a cell without a reference gets
+    /// one unless the mode is `never`, and is `new` when nothing else (no expected value) asserts it.
+    static func judgeReference(_ outcome: inout CellOutcome, state: String, stateHash: String, reference: StoredReference?,
+                               asserted: Bool, mode: RecordMode, definitionHashes: (scenario: String, device: String),
+                               store: HarnessStore) throws {
+        guard outcome.status != .error else { return }
+        guard let reference else {
+            outcome.reference = mode == .never ? .missing : .recorded
+            if outcome.status == .pass && !asserted {
+                outcome.status = .new
+                // A known issue's note is worth more than "new".
+                outcome.message = outcome.message ?? (mode == .never
+                    ? "new: no expected value and no reference; record one with `kbharness run --record missing` or `kbharness accept`"
+                    : "new: reference recorded")
+            }
+            return
+        }
+        let differences = reference.stateHash == stateHash
+            ? [] : ReferenceDiff.differences(reference: try store.resultState(reference.resultID) ?? "", actual: state)
+        guard !differences.isEmpty else {
+            outcome.reference = mode == .all ? .recorded : .match
+            return
+        }
+        outcome.referenceMismatches = differences
+        outcome.reference = mode == .failed || mode == .all ? .recorded : .mismatch
+        if outcome.status.held { outcome.status = .fail }
+        if outcome.message == nil || outcome.message?.hasPrefix("known issue") == true || outcome.message?.hasPrefix("flaky") == true {
+            let redefined = reference.scenarioHash != definitionHashes.scenario || reference.deviceHash != definitionHashes.device
+            outcome.message = "differs from the reference of run \(reference.runUUID): \(differences[0].summary)"
+                + (differences.count > 1 ? " (+\(differences.count - 1) more)" : "")
+                + (redefined ? "; the scenario or device definition changed since it was recorded" : "")
         }
     }
 
@@ -241,6 +515,14 @@ public enum MatrixRunner {
                              oldValue: format(mismatch.expected), newValue: mismatch.actual.map(format),
                              rule: "|actual − expected| ≤ \(format(mismatch.tolerance))", failsRun: true)
         }
+        found += outcome.referenceMismatches.map { mismatch in
+            RegressionRecord(kind: "expected_mismatch", against: "expected", againstRunID: nil, expectedID: nil,
+                             step: mismatch.step, metric: mismatch.metric, oldValue: mismatch.reference,
+                             newValue: mismatch.actual,
+                             rule: "equals the cell's reference snapshot"
+                                 + (outcome.reference == .recorded ? "; re-recorded by this run" : ""),
+                             failsRun: true)
+        }
         guard let previous else { return found }
         // A changed scenario or device definition makes the previous run incomparable.
         if previous.scenarioHash == record.scenarioHash && previous.deviceHash == record.deviceHash {
@@ -248,10 +530,10 @@ public enum MatrixRunner {
                 RegressionRecord(kind: kind, against: "previous", againstRunID: previous.runID, expectedID: nil, step: nil,
                                  metric: nil, oldValue: old, newValue: new, rule: rule, failsRun: fails)
             }
-            if previous.status == .pass && outcome.status != .pass {
+            if previous.status.held && !outcome.status.held {
                 found.append(regression("new_failure", old: "pass", new: outcome.status.rawValue,
                                         rule: "passed in run \(previous.runUUID), fails now", fails: true))
-            } else if previous.status != .pass && outcome.status == .pass {
+            } else if !previous.status.held && outcome.status.held {
                 found.append(regression("fixed", old: previous.status.rawValue, new: "pass",
                                         rule: "failed in run \(previous.runUUID), passes now", fails: false))
             } else if previous.stateHash != record.stateHash && outcome.status != .error {
@@ -329,4 +611,46 @@ public enum MatrixRunner {
         }
     }
 
+}
+
+/// Fixed storage that several threads fill, each writing only its own indices.
+final class Slots<Value: Sendable>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<Value?>
+
+    /// `count` empty slots.
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+
+    /// Sets one slot; no two threads may set the same index.
+    subscript(index: Int) -> Value? {
+        get { storage[index] }
+        set { storage[index] = newValue }
+    }
+
+    /// Every value, in index order; call after all writers finished.
+    var values: [Value] { storage.map { $0! } }
+}
+
+/// A count several threads increment.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int
+
+    /// Starts at `value`.
+    init(_ value: Int) { self.value = value }
+
+    /// Adds one and returns the new value.
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
 }

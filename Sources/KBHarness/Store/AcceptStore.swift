@@ -20,6 +20,25 @@ extension HarnessStore {
     public func accept(runID: Int64, runUUID: String, cellGlob: String, metrics: [String], step: Int?,
                        scope: AcceptScope) throws -> Int {
         try write {
+            try insertAcceptedValues(runID: runID, runUUID: runUUID, cellGlob: cellGlob, metrics: metrics, step: step,
+                                     scope: scope)
+        }
+    }
+
+    /// Accepts values as `accept` does and makes the matching cells' states their reference snapshots, in
+    /// one transaction. Returns how many values and references were accepted.
+    public func acceptCells(runID: Int64, runUUID: String, cellGlob: String, metrics: [String], step: Int?,
+                            scope: AcceptScope) throws -> (values: Int, references: Int) {
+        try write {
+            let values = try insertAcceptedValues(runID: runID, runUUID: runUUID, cellGlob: cellGlob, metrics: metrics,
+                                                  step: step, scope: scope)
+            return (values, try promoteReferences(runID: runID, cellGlob: cellGlob))
+        }
+    }
+
+    /// The inserts of `accept`, inside the caller's transaction.
+    private func insertAcceptedValues(runID: Int64, runUUID: String, cellGlob: String, metrics: [String], step: Int?,
+                                      scope: AcceptScope) throws -> Int {
             let now = Timestamp.now()
             let actual: Statement
             if metrics.isEmpty {
@@ -27,7 +46,7 @@ extension HarnessStore {
                     SELECT r.scenario_id, r.device_id, r.orientation, r.keyboard, r.strategy, g.step, g.metric,
                            json_extract(r.state, '$[' || (g.step - 1) || '].metrics."' || g.metric || '"')
                     FROM regression g JOIN result r ON r.id = g.result_id
-                    WHERE g.run_id = ? AND g.kind = 'expected_mismatch' AND r.cell GLOB ?
+                    WHERE g.run_id = ? AND g.kind = 'expected_mismatch' AND g.expected_id IS NOT NULL AND r.cell GLOB ?
                     """)
                 try actual.bind([.integer(runID), .text(cellGlob)])
             } else {
@@ -71,6 +90,5 @@ extension HarnessStore {
                 accepted += 1
             }
             return accepted
-        }
     }
 }

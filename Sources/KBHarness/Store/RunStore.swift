@@ -206,99 +206,164 @@ extension HarnessStore {
     /// Writes every result, timing and regression of a run and marks it complete, in one transaction.
     public func completeRun(_ runID: Int64, results: [ResultRecord], durationMilliseconds: Double) throws {
         try write {
-            let insertResult = try database.prepare("""
-                INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
-                                    scenario_hash, device_hash, status, steps, state, state_hash,
-                                    failed_invariants, failed_expectations, min_gap, max_occlusion, message,
-                                    known_failures, covered_steps, above_guide_steps, not_restored_steps)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, persistent: true)
-            let insertTiming = try database.prepare("""
-                INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, persistent: true)
-            let insertRegression = try database.prepare("""
-                INSERT INTO regression (run_id, result_id, cell, kind, against, against_run_id, expected_id,
-                                        step, metric, old_value, new_value, rule, fails_run,
-                                        ref_p50_ns, p50_ns, ratio, p_value, alpha, limit_lo, limit_hi, floor_ns,
-                                        ref_samples, samples, confirmed, confirm_p50_ns, confirm_ratio, confirm_p_value)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, persistent: true)
-            var passed = 0, failed = 0, errors = 0, regressions = 0
-            for record in results {
-                let outcome = record.outcome
-                let cell = outcome.key.text
-                try insertResult.bind(1, runID)
-                try insertResult.bind(2, cell)
-                try insertResult.bind(3, record.scenarioID)
-                try insertResult.bind(4, record.deviceID)
-                try insertResult.bind(5, outcome.key.orientation.rawValue)
-                try insertResult.bind(6, outcome.key.keyboard.rawValue)
-                try insertResult.bind(7, outcome.key.strategy)
-                try insertResult.bind(8, record.scenarioHash)
-                try insertResult.bind(9, record.deviceHash)
-                try insertResult.bind(10, outcome.status.rawValue)
-                try insertResult.bind(11, outcome.steps.count)
-                try insertResult.bind(13, record.stateHash)
-                try insertResult.bind(14, outcome.failedInvariants)
-                try insertResult.bind(15, outcome.mismatches.count)
-                try insertResult.bind(16, outcome.minGap)
-                try insertResult.bind(17, outcome.maxOcclusion)
-                try insertResult.bind(18, outcome.message)
-                try insertResult.bind(19, outcome.knownFailures)
-                try insertResult.bind(20, outcome.steps(breaking: .covered))
-                try insertResult.bind(21, outcome.steps(breaking: .aboveTopGuide))
-                try insertResult.bind(22, outcome.steps(breaking: .notRestored))
-                try insertResult.withBoundText(12, record.stateJSON) { try insertResult.execute() }
-                let resultID = database.lastInsertRowID
-                switch outcome.status {
-                case .pass: passed += 1
-                case .fail: failed += 1
-                case .error: errors += 1
-                }
-                if let timing = record.timing {
-                    try insertTiming.bind([.integer(resultID), .integer(Int64(timing.warmup)),
-                                           .integer(Int64(timing.samples.count)), .integer(Int64(timing.batch)),
-                                           .integer(timing.min), .integer(timing.p50), .integer(timing.p90),
-                                           .integer(timing.max), .blob(timing.packed)])
-                    try insertTiming.execute()
-                }
-                for regression in record.regressions {
-                    try insertRegression.bind([
-                        .integer(runID), .integer(resultID), .text(cell), .text(regression.kind),
-                        .text(regression.against), regression.againstRunID.map(SQLiteValue.integer) ?? .null,
-                        regression.expectedID.map(SQLiteValue.integer) ?? .null,
-                        regression.step.map { .integer(Int64($0)) } ?? .null,
-                        regression.metric.map(SQLiteValue.text) ?? .null,
-                        regression.oldValue.map(SQLiteValue.text) ?? .null,
-                        regression.newValue.map(SQLiteValue.text) ?? .null,
-                        .text(regression.rule), .integer(regression.failsRun ? 1 : 0)] + timingColumns(regression.timing))
-                    try insertRegression.execute()
-                    if regression.failsRun { regressions += 1 }
-                }
-            }
-            let finish = try database.prepare("""
-                UPDATE run SET status = 'complete', finished_at = ?, cells = ?, passed = ?, failed = ?,
-                               errors = ?, regressions = ?, duration_ms = ?
-                WHERE id = ?
-                """)
-            try finish.bind([.text(Timestamp.now()), .integer(Int64(results.count)), .integer(Int64(passed)),
-                             .integer(Int64(failed)), .integer(Int64(errors)), .integer(Int64(regressions)),
-                             .real(durationMilliseconds), .integer(runID)])
-            try finish.execute()
+            _ = try insertResults(runID, results, recordMode: .missing)
+            var counts = RunCounts()
+            for record in results { counts.add(record, recordMode: .missing) }
+            try markComplete(runID, counts: counts, durationMilliseconds: durationMilliseconds)
         }
     }
 
-    /// The latest result of every cell in earlier complete runs, by cell key, each with its timing reference.
-    public func previousResults(before runID: Int64) throws -> [String: PreviousResult] {
+    /// Writes a batch of a run's results with their timing, regressions and recorded references, in one
+    /// transaction. Returns, for every timing regression awaiting confirmation, its record index, its
+    /// index in that record's regressions and its row id, so the run can settle it later.
+    @discardableResult
+    public func writeResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode) throws
+        -> [(record: Int, regression: Int, rowID: Int64)] {
+        try write { try insertResults(runID, results, recordMode: recordMode) }
+    }
+
+    /// Settles the timing regressions re-measured after the last batch and marks the run complete, in
+    /// one transaction.
+    public func finishRun(_ runID: Int64, counts: RunCounts, durationMilliseconds: Double,
+                          confirmations: [(rowID: Int64, regression: RegressionRecord)]) throws {
+        try write {
+            let update = try database.prepare("""
+                UPDATE regression SET rule = ?, fails_run = ?, confirmed = ?, confirm_p50_ns = ?, confirm_ratio = ?,
+                                      confirm_p_value = ?
+                WHERE id = ?
+                """)
+            for (rowID, regression) in confirmations {
+                let numbers = regression.timing
+                try update.bind([.text(regression.rule), .integer(regression.failsRun ? 1 : 0),
+                                 numbers?.confirmed.map { .integer($0 ? 1 : 0) } ?? .null,
+                                 numbers?.confirmP50.map(SQLiteValue.integer) ?? .null,
+                                 numbers?.confirmRatio.map(SQLiteValue.real) ?? .null,
+                                 numbers?.confirmPValue.map(SQLiteValue.real) ?? .null, .integer(rowID)])
+                try update.execute()
+            }
+            try markComplete(runID, counts: counts, durationMilliseconds: durationMilliseconds)
+        }
+    }
+
+    /// Sets a run's summary columns and status `complete`.
+    private func markComplete(_ runID: Int64, counts: RunCounts, durationMilliseconds: Double) throws {
+        let finish = try database.prepare("""
+            UPDATE run SET status = 'complete', finished_at = ?, cells = ?, passed = ?, failed = ?,
+                           errors = ?, regressions = ?, duration_ms = ?
+            WHERE id = ?
+            """)
+        try finish.bind([.text(Timestamp.now()), .integer(Int64(counts.cells)), .integer(Int64(counts.passed)),
+                         .integer(Int64(counts.failed - counts.error)), .integer(Int64(counts.error)),
+                         .integer(Int64(counts.failingRegressions)), .real(durationMilliseconds), .integer(runID)])
+        try finish.execute()
+    }
+
+    /// The inserts of `writeResults`, inside the caller's transaction.
+    private func insertResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode) throws
+        -> [(record: Int, regression: Int, rowID: Int64)] {
+        let insertResult = try database.prepare("""
+            INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
+                                scenario_hash, device_hash, status, steps, state, state_hash,
+                                failed_invariants, failed_expectations, min_gap, max_occlusion, message,
+                                known_failures, covered_steps, above_guide_steps, not_restored_steps,
+                                attempts, reference)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, persistent: true)
+        let insertTiming = try database.prepare("""
+            INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, persistent: true)
+        let insertRegression = try database.prepare("""
+            INSERT INTO regression (run_id, result_id, cell, kind, against, against_run_id, expected_id,
+                                    step, metric, old_value, new_value, rule, fails_run,
+                                    ref_p50_ns, p50_ns, ratio, p_value, alpha, limit_lo, limit_hi, floor_ns,
+                                    ref_samples, samples, confirmed, confirm_p50_ns, confirm_ratio, confirm_p_value)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, persistent: true)
+        let supersedeReference = try database.prepare("""
+            UPDATE cell_reference SET superseded_at = ? WHERE cell = ? AND superseded_at IS NULL
+            """, persistent: true)
+        let insertReference = try database.prepare("""
+            INSERT INTO cell_reference (scenario_id, cell, result_id, state_hash, origin, mode, created_at)
+            VALUES (?, ?, ?, ?, 'record', ?, ?)
+            """, persistent: true)
+        let now = Timestamp.now()
+        var pending: [(record: Int, regression: Int, rowID: Int64)] = []
+        for (index, record) in results.enumerated() {
+            let outcome = record.outcome
+            let cell = outcome.key.text
+            try insertResult.bind(1, runID)
+            try insertResult.bind(2, cell)
+            try insertResult.bind(3, record.scenarioID)
+            try insertResult.bind(4, record.deviceID)
+            try insertResult.bind(5, outcome.key.orientation.rawValue)
+            try insertResult.bind(6, outcome.key.keyboard.rawValue)
+            try insertResult.bind(7, outcome.key.strategy)
+            try insertResult.bind(8, record.scenarioHash)
+            try insertResult.bind(9, record.deviceHash)
+            try insertResult.bind(10, outcome.status.rawValue)
+            try insertResult.bind(11, outcome.steps.count)
+            try insertResult.bind(13, record.stateHash)
+            try insertResult.bind(14, outcome.failedInvariants)
+            try insertResult.bind(15, outcome.mismatches.count + outcome.referenceMismatches.count)
+            try insertResult.bind(16, outcome.minGap)
+            try insertResult.bind(17, outcome.maxOcclusion)
+            try insertResult.bind(18, outcome.message)
+            try insertResult.bind(19, outcome.knownFailures)
+            try insertResult.bind(20, outcome.steps(breaking: .covered))
+            try insertResult.bind(21, outcome.steps(breaking: .aboveTopGuide))
+            try insertResult.bind(22, outcome.steps(breaking: .notRestored))
+            try insertResult.bind(23, outcome.attempts)
+            try insertResult.bind(24, outcome.reference?.rawValue)
+            try insertResult.withBoundText(12, record.stateJSON) { try insertResult.execute() }
+            let resultID = database.lastInsertRowID
+            if outcome.reference == .recorded {
+                try supersedeReference.bind([.text(now), .text(cell)])
+                try supersedeReference.execute()
+                try insertReference.bind([.integer(record.scenarioID), .text(cell), .integer(resultID),
+                                          .text(record.stateHash), .text(recordMode.rawValue), .text(now)])
+                try insertReference.execute()
+            }
+            if let timing = record.timing {
+                try insertTiming.bind([.integer(resultID), .integer(Int64(timing.warmup)),
+                                       .integer(Int64(timing.samples.count)), .integer(Int64(timing.batch)),
+                                       .integer(timing.min), .integer(timing.p50), .integer(timing.p90),
+                                       .integer(timing.max), .blob(timing.packed)])
+                try insertTiming.execute()
+            }
+            for (regressionIndex, regression) in record.regressions.enumerated() {
+                try insertRegression.bind([
+                    .integer(runID), .integer(resultID), .text(cell), .text(regression.kind),
+                    .text(regression.against), regression.againstRunID.map(SQLiteValue.integer) ?? .null,
+                    regression.expectedID.map(SQLiteValue.integer) ?? .null,
+                    regression.step.map { .integer(Int64($0)) } ?? .null,
+                    regression.metric.map(SQLiteValue.text) ?? .null,
+                    regression.oldValue.map(SQLiteValue.text) ?? .null,
+                    regression.newValue.map(SQLiteValue.text) ?? .null,
+                    .text(regression.rule), .integer(regression.failsRun ? 1 : 0)] + timingColumns(regression.timing))
+                try insertRegression.execute()
+                if regression.awaitsConfirmation {
+                    pending.append((index, regressionIndex, database.lastInsertRowID))
+                }
+            }
+        }
+        return pending
+    }
+
+    /// The latest result of every cell (of `scenario` only, when given) in earlier complete runs, by cell key,
+    /// each with its timing reference.
+    public func previousResults(before runID: Int64, scenario: String? = nil) throws -> [String: PreviousResult] {
+        let range = CellRange(scenario: scenario)
         let statement = try database.prepare("""
             SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash
             FROM result r
             JOIN run ON run.id = r.run_id
             WHERE r.id IN (SELECT max(r2.id) FROM result r2 JOIN run run2 ON run2.id = r2.run_id
-                           WHERE run2.status = 'complete' AND run2.id < ? GROUP BY r2.cell)
+                           WHERE run2.status = 'complete' AND run2.id < ?1
+                             AND (?2 IS NULL OR (r2.cell >= ?2 AND r2.cell < ?3))
+                           GROUP BY r2.cell)
             """)
-        try statement.bind([.integer(runID)])
+        try statement.bind([.integer(runID)] + range.values)
         var previous: [String: PreviousResult] = [:]
         try statement.forEachRow { row in
             guard let cell = row.text(0), let uuid = row.text(2), let status = row.text(3).flatMap(CellStatus.init),
@@ -306,14 +371,26 @@ extension HarnessStore {
             previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, stateHash: stateHash,
                                             scenarioHash: scenarioHash, deviceHash: deviceHash, timing: nil)
         }
-        for (cell, reference) in try timingReferences(before: runID) { previous[cell]?.timing = reference }
+        for (cell, reference) in try timingReferences(before: runID, range: range) { previous[cell]?.timing = reference }
         return previous
+    }
+
+    /// The cell keys of one scenario as a key range (`scenario|` up to `scenario}`), which the
+    /// `result(cell, run_id)` index reads directly; no scenario means every cell.
+    struct CellRange {
+        /// The lower bound (inclusive) and upper bound (exclusive) as bind values, or two NULLs.
+        let values: [SQLiteValue]
+
+        init(scenario: String?) {
+            // '}' is the character after '|', so the range holds exactly the keys that start with "scenario|".
+            values = scenario.map { [.text($0 + "|"), .text($0 + "}")] } ?? [.null, .null]
+        }
     }
 
     /// Per cell, the timed result the timing rule compares with (see `PreviousResult.timing`).
     /// Comparable: same host, toolchain and build configuration as run `runID`, and the scenario and
     /// device definition hashes the library holds now (those the run uses).
-    func timingReferences(before runID: Int64) throws -> [String: TimingReference] {
+    func timingReferences(before runID: Int64, range: CellRange = CellRange(scenario: nil)) throws -> [String: TimingReference] {
         let statement = try database.prepare("""
             WITH timed AS (
                 SELECT r.cell AS cell, r.id AS id,
@@ -326,7 +403,7 @@ extension HarnessStore {
                 JOIN run AS this ON this.id = ?1
                 JOIN scenario s ON s.id = r.scenario_id
                 JOIN device d ON d.id = r.device_id
-                WHERE run.status = 'complete' AND run.id < ?1
+                WHERE run.status = 'complete' AND run.id < ?1 AND (?2 IS NULL OR (r.cell >= ?2 AND r.cell < ?3))
             ),
             chosen AS (
                 SELECT coalesce(max(CASE WHEN comparable THEN id END), max(id)) AS id FROM timed GROUP BY cell
@@ -338,7 +415,7 @@ extension HarnessStore {
             JOIN run ON run.id = r.run_id
             JOIN timing t ON t.result_id = r.id
             """)
-        try statement.bind([.integer(runID)])
+        try statement.bind([.integer(runID)] + range.values)
         var references: [String: TimingReference] = [:]
         try statement.forEachRow { row in
             guard let cell = row.text(0), let uuid = row.text(2), let host = row.text(3), let toolchain = row.text(4),
