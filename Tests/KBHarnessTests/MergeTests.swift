@@ -89,6 +89,13 @@ import KBSQLite
         #expect(try Self.resultRows(merged) == Self.resultRows(a).union(Self.resultRows(b)))
         #expect(try Self.regressionRows(merged) == Self.regressionRows(a).union(Self.regressionRows(b)))
         #expect(try merged.requireInt("SELECT count(*) FROM regression g JOIN expected e ON e.id = g.expected_id WHERE e.value = 999") > 0)
+        // Reference snapshots (recorded by default for missing cells) point at the merged results of their cells.
+        #expect(try Self.count(a, "cell_reference") > 0)
+        #expect(try Self.count(merged, "cell_reference") == Self.count(a, "cell_reference") + Self.count(b, "cell_reference"))
+        #expect(try merged.requireInt("""
+            SELECT count(*) FROM cell_reference c JOIN result r ON r.id = c.result_id
+            WHERE r.cell = c.cell AND r.state_hash = c.state_hash
+            """) == Self.count(merged, "cell_reference"))
         // The readable views work on the merged file.
         #expect(try merged.requireInt("SELECT count(*) FROM v_result") == Self.count(merged, "result"))
     }
@@ -146,6 +153,34 @@ import KBSQLite
         #expect(try reopened.requireInt("SELECT count(*) FROM (SELECT key FROM device GROUP BY key HAVING count(*) > 1)") == 0)
         #expect(try reopened.requireInt("SELECT count(*) FROM expected WHERE superseded_at IS NOT NULL") == 0)
         try Self.healthy(reopened)
+    }
+
+    @Test func shardsThatShareABaseDatabaseCarryItsRunOnce() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try Self.shard(scratch.file("base.sqlite"), Self.phones)
+        for (name, device) in [("x", "ipad-pro-11"), ("y", "ipad-mini-8-3")] {
+            try FileManager.default.copyItem(atPath: scratch.file("base.sqlite"), toPath: scratch.file("\(name).sqlite"))
+            let store = try HarnessStore(path: scratch.file("\(name).sqlite"))
+            try runMatrix(store, RunSelection(devices: [device]), samples: 0)
+            store.close()
+        }
+        let base = try Database(path: scratch.file("base.sqlite")), x = try Database(path: scratch.file("x.sqlite")),
+            y = try Database(path: scratch.file("y.sqlite"))
+        defer { base.close(); x.close(); y.close() }
+        let summary = try MergeStore.merge(inputs: [scratch.file("x.sqlite"), scratch.file("y.sqlite")],
+                                           into: scratch.file("merged.sqlite"))
+        #expect(summary.runsWritten == 3 && summary.runsSkipped == 1)
+        let merged = try Database(path: scratch.file("merged.sqlite"))
+        defer { merged.close() }
+        try Self.healthy(merged)
+        for table in ["result", "timing", "regression", "cell_reference"] {
+            let total = try Self.count(x, table) + Self.count(y, table) - Self.count(base, table)
+            #expect(try Self.count(merged, table) == total, "\(table)")
+        }
+        #expect(try Self.resultRows(merged) == Self.resultRows(x).union(Self.resultRows(y)))
+        #expect(try merged.requireInt("SELECT count(*) FROM cell_reference WHERE superseded_at IS NULL")
+                == merged.requireInt("SELECT count(DISTINCT cell) FROM cell_reference"))
     }
 
     @Test func refusesBadInputsAndLeavesTheTargetByteIdentical() throws {

@@ -273,11 +273,14 @@ private struct Merger {
         return value
     }
 
-    /// Rows of a source table to leave out: those whose cascading foreign key points at a run already in
-    /// the target or at a row left out before.
+    /// Rows of a source table to leave out: those that belong (by a cascading key) to a run the target
+    /// already has, and those that point at any row left out before, which the target never received.
     func droppedCondition(_ table: TableShape, source index: Int) -> String {
-        let terms = table.foreignKeys.filter(\.cascades).compactMap { key -> String? in
-            guard kind(of: key.table) == .run || kind(of: key.table) == .appended else { return nil }
+        let terms = table.foreignKeys.compactMap { key -> String? in
+            switch kind(of: key.table) {
+            case .run? where key.cascades, .appended?: break
+            default: return nil
+            }
             return "s.\(quoted(key.from)) IN (SELECT old_id FROM temp.merge_dropped WHERE tbl = '\(key.table)' AND src = \(index))"
         }
         return terms.isEmpty ? "0" : terms.joined(separator: " OR ")
@@ -341,19 +344,23 @@ private struct Merger {
         struct Member { var source: Int; var id: Int64; var uuid: String; var started: String }
         var groups: [String: [Member]] = [:]
         var order: [String] = []
+        // A run present in several inputs (shards that started from the same merged database) is one run:
+        // the first input's copy is merged, the others map to it and leave their copies out.
+        var copies: [(source: Int, id: Int64, uuid: String)] = []
+        var seen = Set<String>()
         for (offset, schema) in sources.enumerated() {
             var ordinal: [String: Int] = [:]
             let statement = try database.prepare("SELECT id, uuid, started_at, \(MergeStore.groupKeySQL) FROM \(schema).run ORDER BY id")
             try statement.forEachRow { row in
                 let member = Member(source: offset + 1, id: row.int64(0), uuid: row.text(1) ?? "", started: row.text(2) ?? "")
-                let key: String
-                if join {
-                    // The n-th run of a group key in one input joins the n-th of the same key in the others.
-                    let base = row.text(3) ?? member.uuid
-                    key = base + "#\(ordinal[base, default: 0])"
-                    ordinal[base, default: 0] += 1
-                } else {
-                    key = member.uuid
+                // The n-th run of a group key in one input joins the n-th of the same key in the others;
+                // a shared copy takes its place in that count too.
+                let base = row.text(3) ?? member.uuid
+                let key = join ? base + "#\(ordinal[base, default: 0])" : member.uuid
+                ordinal[base, default: 0] += 1
+                guard seen.insert(member.uuid).inserted else {
+                    copies.append((member.source, member.id, member.uuid))
+                    return
                 }
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(member)
@@ -397,6 +404,15 @@ private struct Merger {
                     try dropRun.execute()
                 }
             }
+        }
+        for copy in copies {
+            try database.execute("""
+                INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
+                SELECT 'run', \(copy.source), \(copy.id), id FROM main.run WHERE uuid = '\(copy.uuid.replacingOccurrences(of: "'", with: "''"))'
+                """)
+            try dropRun.bind([.integer(Int64(copy.source)), .integer(copy.id)])
+            try dropRun.execute()
+            summary.runsSkipped += 1
         }
     }
 
@@ -491,12 +507,38 @@ private struct Merger {
                     SELECT '\(table.name)', \(index), s.id FROM \(schema).\(quoted(table.name)) s WHERE \(dropped)
                     """)
             }
+            // One current row per key (a partial unique index over `superseded_at IS NULL`, as for
+            // cell_reference): an input's current row supersedes the target's, as a new recording would.
+            if table.columns.contains("superseded_at") {
+                for columns in try currentKeys(table) {
+                    let match = columns.map { "m.\(quoted($0)) IS s.\(quoted($0))" }.joined(separator: " AND ")
+                    try database.execute("""
+                        UPDATE main.\(quoted(table.name)) AS m SET superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                        WHERE m.superseded_at IS NULL AND EXISTS (
+                            SELECT 1 FROM \(schema).\(quoted(table.name)) s
+                            WHERE s.superseded_at IS NULL AND NOT (\(dropped)) AND \(match))
+                        """)
+                }
+            }
             let values = table.columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
             try database.execute("""
                 INSERT INTO main.\(quoted(table.name)) (\(list))
                 SELECT \(values) FROM \(schema).\(quoted(table.name)) s WHERE NOT (\(dropped)) ORDER BY s.id
                 """)
             count(table.name, database.changes)
+        }
+    }
+
+    /// The plain-column keys of the table's partial unique indexes: the "one current row" rules.
+    func currentKeys(_ table: TableShape) throws -> [[String]] {
+        let indexes = try database.prepare("SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1 AND partial = 1")
+        try indexes.bind(1, table.name)
+        return try indexes.mapRows { $0.text(0) ?? "" }.compactMap { index in
+            let info = try database.prepare("SELECT name FROM pragma_index_info(?) ORDER BY seqno")
+            try info.bind(1, index)
+            let columns = try info.mapRows { $0.text(0) }
+            // An index over expressions names no column: the merge cannot say what "the same key" is.
+            return columns.contains(nil) || columns.isEmpty ? nil : columns.compactMap { $0 }
         }
     }
 
