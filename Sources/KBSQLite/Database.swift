@@ -12,13 +12,18 @@ public struct OpenOptions: Sendable, Equatable {
 
     /// Access mode.
     public var mode: Mode
-    /// How long a statement waits for a lock before failing with `SQLITE_BUSY`, in milliseconds.
+    /// How long a statement waits for a lock before failing with `SQLITE_BUSY`, in milliseconds; also how
+    /// long `transaction` keeps retrying a busy `BEGIN` or `COMMIT` that SQLite returned without waiting.
     public var busyTimeoutMilliseconds: Int32
+    /// Read-only without locks, `-wal` or `-shm` files (`immutable=1`): for inspecting a file that must not
+    /// change, and that no other connection is writing (its write-ahead log would be ignored).
+    public var immutable: Bool
 
-    /// Creates options; the defaults are read-write+create and a 5000 ms busy timeout.
-    public init(mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5000) {
+    /// Creates options; the defaults are read-write+create, a 5000 ms busy timeout and a normal open.
+    public init(mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5000, immutable: Bool = false) {
         self.mode = mode
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.immutable = immutable
     }
 
     /// Read-write, create if missing, 5000 ms busy timeout.
@@ -58,8 +63,13 @@ public final class Database {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
+        var name = path
+        if options.immutable {
+            flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Database.uriEscaped(path) + "?immutable=1"
+        }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let extended = db.map { sqlite3_extended_errcode($0) } ?? rc
@@ -70,7 +80,7 @@ public final class Database {
         sqlite3_extended_result_codes(db, 1)
         do {
             try check(sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds))
-            if options.mode != .readOnly {
+            if options.mode != .readOnly && !options.immutable {
                 try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
                 if !isInMemoryOrTemporary {
                     // Must run outside any transaction; a no-op when the file is already in WAL mode.
@@ -153,22 +163,65 @@ public final class Database {
     }
 
     /// Runs `body` inside `BEGIN <kind>` … `COMMIT`; any error thrown (by `body` or COMMIT) rolls back and is rethrown.
+    ///
+    /// Lock contention is retried here, so every writer gets it: `BEGIN IMMEDIATE` waits up to the busy
+    /// timeout in SQLite's busy handler, but SQLite returns `SQLITE_BUSY` without waiting where waiting could
+    /// deadlock or cannot help (a WAL being recovered, a `COMMIT` in rollback-journal mode, a deferred
+    /// transaction whose read snapshot went stale before it wrote). Those are retried with a doubling back-off
+    /// until `busyTimeoutMilliseconds` have passed in all: a busy `BEGIN` or `COMMIT` is repeated, and a
+    /// deferred transaction whose body hit `SQLITE_BUSY` is rolled back and run again from the start, so the
+    /// body of a deferred transaction may run more than once and must only touch the database. When time runs
+    /// out the last `SQLITE_BUSY`/`SQLITE_LOCKED` error is thrown, with nothing left written.
     @discardableResult
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN \(kind.rawValue)")
-        let changesBefore = handle.map { sqlite3_total_changes64($0) } ?? 0
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            if let handle, sqlite3_total_changes64(handle) > changesBefore { hasCommittedChanges = true }
-            return result
-        } catch {
-            if isInTransaction, let db = handle {
-                _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+        var backoff = BusyBackoff(budgetMilliseconds: Int(options.busyTimeoutMilliseconds))
+        defer { busyRetries += backoff.sleeps }
+        while true {
+            do {
+                try execute("BEGIN \(kind.rawValue)")
+            } catch let error as SQLiteError where error.isBusy && backoff.waitAgain() {
+                continue
             }
-            throw error
+            let changesBefore = handle.map { sqlite3_total_changes64($0) } ?? 0
+            do {
+                let result: T
+                do {
+                    result = try body()
+                } catch let error as SQLiteError where kind == .deferred && error.isBusy && backoff.canWait {
+                    rollBack()
+                    _ = backoff.waitAgain()
+                    continue
+                }
+                try commit(&backoff)
+                if let handle, sqlite3_total_changes64(handle) > changesBefore { hasCommittedChanges = true }
+                return result
+            } catch {
+                rollBack()
+                throw error
+            }
         }
     }
+
+    /// `COMMIT`, repeated while it is busy and the back-off allows; the transaction stays open until it works.
+    private func commit(_ backoff: inout BusyBackoff) throws {
+        while true {
+            do {
+                try execute("COMMIT")
+                return
+            } catch let error as SQLiteError where error.isBusy && isInTransaction && backoff.waitAgain() {
+                continue
+            }
+        }
+    }
+
+    private func rollBack() {
+        if isInTransaction, let db = handle {
+            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+        }
+    }
+
+    /// How many times `transaction` has slept on a busy database since the connection opened (diagnostics and tests).
+    public private(set) var busyRetries = 0
 
     /// True while an explicit transaction is open (`sqlite3_get_autocommit` == 0).
     public var isInTransaction: Bool {
@@ -234,6 +287,21 @@ public final class Database {
 
     // MARK: - Internals
 
+    /// `path` with every byte outside the unreserved set percent-encoded, for a `file:` URI.
+    static func uriEscaped(_ path: String) -> String {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-._~".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            if unreserved.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private func scalar<T>(_ sql: String, _ arguments: [SQLiteValue], _ read: (Statement) -> T?) throws -> T? {
         let statement = try prepare(sql)
         try statement.bind(arguments)
@@ -266,5 +334,30 @@ public final class Database {
             return SQLiteError(extendedCode: extended, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
         }
         return SQLiteError(extendedCode: rc, message: String(cString: sqlite3_errstr(rc)), sql: sql)
+    }
+}
+
+/// The retry budget of one `transaction`: sleeps of 2, 4, 8 … up to 100 ms until the busy timeout is spent.
+struct BusyBackoff {
+    private let clock = ContinuousClock()
+    private let deadline: ContinuousClock.Instant
+    private var delayMilliseconds: Int32 = 2
+    /// Sleeps taken so far.
+    private(set) var sleeps = 0
+
+    init(budgetMilliseconds: Int) {
+        deadline = clock.now.advanced(by: .milliseconds(max(0, budgetMilliseconds)))
+    }
+
+    /// Whether time is left to try again.
+    var canWait: Bool { clock.now < deadline }
+
+    /// Sleeps before the next try and returns true, or returns false when the budget is spent.
+    mutating func waitAgain() -> Bool {
+        guard canWait else { return false }
+        sqlite3_sleep(delayMilliseconds)
+        delayMilliseconds = min(delayMilliseconds * 2, 100)
+        sleeps += 1
+        return true
     }
 }

@@ -10,7 +10,9 @@ struct ImportCommand: ParsableCommand {
             Reads every .yaml, .yml and .json file under the given paths (default: Scenarios/), \
             validates them together, and upserts devices and scenarios by key in one transaction. \
             Definitions whose normalised form is unchanged are not touched. On any error nothing is \
-            written: each error names file:line:column and the field, and the exit code is 65.
+            written: each error names file:line:column and the field, and the exit code is 65 (66 when a \
+            path does not exist or holds no scenario files). A busy database is waited for up to 5 s, \
+            then the command exits 75 with nothing written.
             """)
 
     @OptionGroup var store: StoreOptions

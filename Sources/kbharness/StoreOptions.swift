@@ -31,7 +31,7 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
         throw ExitCode(error.exitCode)
     } catch let error as ScenarioLoadError {
         printError(error.description)
-        throw ExitCode(HarnessError.Kind.data.rawValue)
+        throw ExitCode((error.isMissingInput ? HarnessError.Kind.noInput : .data).rawValue)
     } catch let error as ExitCode {
         throw error
     } catch let error as ValidationError {

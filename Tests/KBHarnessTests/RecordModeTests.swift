@@ -41,6 +41,15 @@ import KBSQLite
             """)
     }
 
+    /// Validates a JUnit document against Schemas/junit.xsd when xmllint runs here (always on CI).
+    func expectValidJUnit(_ xml: String, _ scratch: Scratch) throws {
+        guard XMLLint.shouldRun else { return }
+        let file = try scratch.write("junit-\(UUID().uuidString).xml", xml)
+        let schema = packageRoot.appendingPathComponent("Tests/KBHarnessTests/Schemas/junit.xsd").path
+        let check = try runProcess(try XMLLint.executable(), ["--noout", "--schema", schema, file], environment: childEnvironment())
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
     @Test func defaultModeFollowsTheCIVariable() {
         #expect(RecordMode.defaultMode(environment: ["CI": "true"]) == .never)
         #expect(RecordMode.defaultMode(environment: ["CI": "1"]) == .never)
@@ -70,6 +79,7 @@ import KBSQLite
         // JUnit shows a new cell as a failure of its own type.
         let junit = JUnitReport.render(report, timestamp: Date(timeIntervalSince1970: 0))
         #expect(junit.contains("type=\"MissingExpected\""))
+        try expectValidJUnit(junit, scratch)
     }
 
     @Test func missingRecordsThenNeverMatchesThenAChangeFailsUntilReRecorded() throws {
@@ -192,6 +202,7 @@ import KBSQLite
                                             [.integer(retriedID), .text(flakyCell)]) == [["flaky", "2"]])
         let junit = JUnitReport.render(retried, timestamp: Date(timeIntervalSince1970: 0))
         #expect(junit.contains("<flakyFailure message=\"flaky: passed on attempt 2 of 3"))
+        try expectValidJUnit(junit, scratch)
 
         let (gated, _) = try run(store, .never, retries: 1, attempt: attempt, failOnFlaky: true)
         #expect(gated.exitCode == RunReport.ExitBit.flaky)

@@ -21,8 +21,9 @@ enum RawInsertReference {
             INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
                                 scenario_hash, device_hash, status, steps, state, state_hash,
                                 failed_invariants, failed_expectations, min_gap, max_occlusion, message,
-                                known_failures, covered_steps, above_guide_steps, not_restored_steps)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                known_failures, covered_steps, above_guide_steps, not_restored_steps,
+                                attempts, reference)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         var statement: OpaquePointer?
         let clock = ContinuousClock()
@@ -52,7 +53,15 @@ enum RawInsertReference {
             sqlite3_bind_int64(statement, 22, Int64(outcome.steps(breaking: .notRestored)))
             if let gap = outcome.minGap { sqlite3_bind_double(statement, 16, gap) } else { sqlite3_bind_null(statement, 16) }
             if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(statement, 17, occlusion) } else { sqlite3_bind_null(statement, 17) }
-            let positions: [Int32] = [2, 5, 6, 7, 8, 9, 10, 12, 13, 18]
+            sqlite3_bind_int64(statement, 23, Int64(outcome.attempts))
+            var positions: [Int32] = [2, 5, 6, 7, 8, 9, 10, 12, 13, 18]
+            if let reference = outcome.reference {
+                texts.append(reference.rawValue)
+                texts[texts.count - 1].makeContiguousUTF8()
+                positions.append(24)
+            } else {
+                sqlite3_bind_null(statement, 24)
+            }
             let rc = bindAll(statement, texts: texts, positions: positions, index: 0)
             if rc != SQLITE_DONE {
                 sqlite3_exec(db, "ROLLBACK", nil, nil, nil)

@@ -30,14 +30,18 @@ public struct ScenarioFileError: Error, Hashable, Sendable, CustomStringConverti
     public var field: String
     /// What is wrong, and where it helps, what was expected.
     public var message: String
+    /// True when the problem is that there is nothing to read (no such path, a directory without scenario
+    /// files) rather than bad content: the CLI exits 66 for it instead of 65.
+    public var isMissingInput: Bool
 
     /// Creates an error.
-    public init(file: String, line: Int, column: Int, field: String, message: String) {
+    public init(file: String, line: Int, column: Int, field: String, message: String, isMissingInput: Bool = false) {
         self.file = file
         self.line = line
         self.column = column
         self.field = field
         self.message = message
+        self.isMissingInput = isMissingInput
     }
 
     /// Creates an error at a location.
@@ -69,6 +73,9 @@ public struct ScenarioLoadError: Error, Sendable, CustomStringConvertible {
         self.errors = errors
         self.omitted = omitted
     }
+
+    /// True when every error is missing input (exit 66); one bad file among them makes it bad data (65).
+    public var isMissingInput: Bool { !errors.isEmpty && omitted == 0 && errors.allSatisfy(\.isMissingInput) }
 
     /// One error per line, plus a note on omitted ones.
     public var description: String {

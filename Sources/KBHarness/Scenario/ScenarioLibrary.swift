@@ -185,7 +185,8 @@ public struct ScenarioLibrary: Sendable {
     static func discover(_ path: String) throws(ScenarioFileError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "", message: "no such file or directory")
+            throw ScenarioFileError(file: path, line: 1, column: 1, field: "", message: "no such file or directory",
+                                    isMissingInput: true)
         }
         guard isDirectory.boolValue else {
             let ext = (path as NSString).pathExtension.lowercased()
@@ -215,7 +216,8 @@ public struct ScenarioLibrary: Sendable {
         walk(path)
         guard !files.isEmpty else {
             throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                    message: "no scenario files (*.yaml, *.yml, *.json) in this directory")
+                                    message: "no scenario files (*.yaml, *.yml, *.json) in this directory",
+                                    isMissingInput: true)
         }
         return files.sorted()
     }

@@ -5,8 +5,18 @@ import Yams
 ///
 /// JSON goes through the same YAML parser, so both formats get line and column information.
 enum SourceDocument {
+    /// The largest file read. The shipped devices file is under 200 KB; a 10 MB file is a mistake (a log or a
+    /// data dump), and parsing it would take seconds and hundreds of megabytes before failing anyway.
+    static let maximumFileSize = 4 * 1024 * 1024
+
     /// Reads and parses the file at `path`; an empty file (or one with only comments) is an error.
     static func load(path: String) throws(ScenarioFileError) -> Node {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        if size > maximumFileSize {
+            throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
+                                    message: String(format: "the file is %.1f MiB; scenario and device files are limited to %d MiB",
+                                                    Double(size) / 1_048_576, maximumFileSize / 1_048_576))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -96,6 +106,9 @@ enum SourceDocument {
             if character(at: mark, in: text) == "\t" {
                 return located(mark, "invalid YAML: a tab cannot indent YAML; use spaces")
             }
+            if problem.contains("undefined alias"), let alias = aliasName(at: mark, in: text) {
+                return located(mark, undefinedAliasMessage(alias, at: mark, in: text))
+            }
             return located(mark, "invalid YAML: \(problem)\(contextNote(context))")
         case let .reader(problem, offset, _, _):
             let (line, column) = offset.map { position(ofCharacterOffset: $0, in: text) } ?? (1, 1)
@@ -104,12 +117,44 @@ enum SourceDocument {
             let key = duplicates.first ?? "?"
             let first = context.mark
             if let second = secondOccurrence(of: key, after: first, in: text) {
-                return located(second.line, second.column, "duplicate key '\(key)' (first given at line \(first.line))")
+                var error = located(second.line, second.column, "duplicate key '\(key)' (first given at line \(first.line))")
+                // Only a key in the first column is known to be a top-level field; deeper, the path is unknown here.
+                if first.column == 1 { error.field = key }
+                return error
             }
             return located(first, "duplicate key '\(key)' in this mapping")
         default:
             return ScenarioFileError(file: file, line: 1, column: 1, field: "", message: "cannot parse: \(error)")
         }
+    }
+
+    /// The name of the alias (`*name`) written at a mark.
+    private static func aliasName(at mark: Mark, in text: String) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line <= lines.count else { return nil }
+        let scalars = Array(lines[mark.line - 1].unicodeScalars)
+        guard mark.column >= 1, mark.column <= scalars.count, scalars[mark.column - 1] == "*" else { return nil }
+        let name = scalars[mark.column...].prefix { !" ,[]{}\r".unicodeScalars.contains($0) }
+        return name.isEmpty ? nil : String(String.UnicodeScalarView(name))
+    }
+
+    /// Why an alias has no node: it sits inside the node its anchor names (a cycle), or the anchor is missing.
+    ///
+    /// libyaml only says "undefined alias" in both cases; an anchor written before the alias that is still
+    /// open when the alias is reached is the only way an existing anchor can be undefined.
+    private static func undefinedAliasMessage(_ name: String, at mark: Mark, in text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let head = String(String.UnicodeScalarView(Array(lines[mark.line - 1].unicodeScalars).prefix(mark.column - 1)))
+        let before = (mark.line > 1 ? lines.prefix(mark.line - 1).joined(separator: "\n") + "\n" : "") + head
+        let anchorPattern = "&" + name
+        let anchor = before.ranges(of: anchorPattern).last { range in
+            before[range.upperBound...].first.map { " ,[]{}\n\r".contains($0) } ?? true
+        }
+        if let anchor {
+            let anchorLine = before[..<anchor.lowerBound].filter { $0 == "\n" }.count + 1
+            return "found undefined alias '*\(name)': it is inside the node its anchor '&\(name)' (line \(anchorLine)) names, a cycle; a YAML node cannot contain itself"
+        }
+        return "found undefined alias '*\(name)': no anchor '&\(name)' is written before it"
     }
 
     /// The Unicode scalar at a 1-based mark, if the mark is inside the text.

@@ -52,7 +52,7 @@ public final class HarnessStore {
         }
         if exists {
             // A writable open may switch the file to WAL, which writes its header: look read-only first.
-            try HarnessStore.refuseForeignTables(path)
+            try HarnessStore.inspectBeforeWriting(path, supportedVersion: migrator.latestVersion)
         }
         let database: Database
         do {
@@ -116,24 +116,36 @@ public final class HarnessStore {
         }
     }
 
-    /// Refuses an SQLite file that has tables but no kbharness application id, without writing to it.
-    static func refuseForeignTables(_ path: String) throws {
+    /// Refuses, without writing a byte or leaving a `-wal`/`-shm` file behind, an existing file that is
+    /// truncated, unreadable, newer than this build, or an SQLite database of another application (a
+    /// different application id, or none but tables of its own).
+    ///
+    /// Without a `-wal` file no other connection is writing, so the main file holds everything and an
+    /// immutable open reads it without creating anything. With one, another kbharness may have just created
+    /// the database and still hold its header page only in the log, so a normal read-only open reads
+    /// through the log (the files it uses were already there).
+    static func inspectBeforeWriting(_ path: String, supportedVersion: Int) throws {
         let header = try readHeader(path)
-        guard header.applicationID == 0 else { return }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size > 0 else { return }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        guard size > 0 else { return }  // An empty file is a new database.
+        let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+        if !hasLog, let expected = header.expectedSize, expected > size {
+            throw HarnessError(.data, "\(path): the database is truncated: its header promises \(expected) bytes, the file has \(size); refusing to touch it")
+        }
         do {
-            let database = try Database(path: path, options: .readOnly)
+            let database = try Database(path: path, options: OpenOptions(mode: .readOnly, immutable: !hasLog))
             defer { database.close() }
-            // The file's own header lags behind while another connection (a kbharness that just created
-            // the database and is still running) has the header page only in the write-ahead log.
             let applicationID = try database.applicationID()
-            if applicationID == HarnessStore.applicationID { return }
-            if applicationID != 0 {
+            let version = try database.userVersion()
+            if applicationID != 0 && applicationID != HarnessStore.applicationID {
                 throw HarnessError(.data, String(format: "%@: an SQLite database of another application (application_id 0x%08X); refusing to touch it", path, applicationID))
             }
+            if version > supportedVersion {
+                throw HarnessError(.data, "\(path): database schema version \(version) is newer than this kbharness supports (\(supportedVersion)); use a newer kbharness. The file was not modified.")
+            }
+            // Reading the schema touches page 1 and the schema's pages: the cheapest test that the file is whole.
             let tables = try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0
-            if tables > 0 {
+            if applicationID == 0 && tables > 0 {
                 throw HarnessError(.data, "\(path): an SQLite database of another application (it has \(tables) tables but no kbharness application id); refusing to touch it")
             }
         } catch let error as SQLiteError {
@@ -142,13 +154,13 @@ public final class HarnessStore {
     }
 
     /// The two header fields that decide whether we may touch a file, read without opening it.
-    static func readHeader(_ path: String) throws -> (userVersion: Int, applicationID: Int32) {
+    static func readHeader(_ path: String) throws -> (userVersion: Int, applicationID: Int32, expectedSize: Int?) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw HarnessError(.io, "\(path): cannot read the database file")
         }
         defer { try? handle.close() }
         let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
-        if bytes.isEmpty { return (0, 0) }  // An empty file is a new SQLite database.
+        if bytes.isEmpty { return (0, 0, nil) }  // An empty file is a new SQLite database.
         let magic = Array("SQLite format 3".utf8) + [0]
         guard bytes.count == 100, Array(bytes[0..<16]) == magic else {
             throw HarnessError(.data, "\(path): not an SQLite database (the file header does not start with \"SQLite format 3\")")
@@ -156,7 +168,12 @@ public final class HarnessStore {
         func bigEndian(_ offset: Int) -> UInt32 {
             bytes[offset..<offset + 4].reduce(0) { ($0 << 8) | UInt32($1) }
         }
-        return (Int(Int32(bitPattern: bigEndian(60))), Int32(bitPattern: bigEndian(68)))
+        // The page count at offset 28 is trusted only while the "version-valid-for" number at 92 matches the
+        // change counter at 24, as SQLite itself does; a page size of 1 stands for 65536.
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        let pages = Int(bigEndian(28))
+        let expectedSize = bigEndian(92) == bigEndian(24) && pages > 0 ? pages * (pageSize == 1 ? 65_536 : pageSize) : nil
+        return (Int(Int32(bitPattern: bigEndian(60))), Int32(bitPattern: bigEndian(68)), expectedSize)
     }
 }
 
