@@ -1,0 +1,559 @@
+import CSQLite
+import Foundation
+import KBSQLite
+
+/// What `kbharness merge` did.
+public struct MergeSummary: Sendable {
+    /// Rows added per table (definitions count the rows inserted, not those updated in place).
+    public var inserted: [String: Int] = [:]
+    /// Runs written to the target: one per group of joined input runs.
+    public var runsWritten = 0
+    /// Input runs that were joined with another input's run into one.
+    public var runsJoined = 0
+    /// Input runs already in the target (same uuid), skipped with their results.
+    public var runsSkipped = 0
+
+    /// One line for the terminal.
+    public var line: String {
+        let tables = inserted.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key) +\($0.value)" }
+        var text = "runs +\(runsWritten)"
+        if runsJoined > 0 { text += " (\(runsJoined) shard runs joined)" }
+        if runsSkipped > 0 { text += ", \(runsSkipped) already merged" }
+        return ([text] + tables.filter { !$0.hasPrefix("run +") }).joined(separator: ", ")
+    }
+}
+
+/// Combines kbharness databases (typically one per `run --shard i/n`) into one, in one transaction.
+///
+/// Column lists come from the schema (`PRAGMA table_info`), foreign keys from `PRAGMA foreign_key_list`,
+/// so a table or column a later migration adds is copied without changes here. Tables fall in classes:
+///
+/// - definitions with a unique `key` (device, scenario): upserted by key, the input winning when its
+///   `definition_hash` differs; their child tables (keyed only by the parent) are replaced for those parents;
+/// - `run`: runs of the inputs that share a group key (the selection without `$.shard`, git sha,
+///   toolchain, build configuration, engine and harness versions), one per input, become one run;
+/// - `expected`: deduplicated by scope, metric and value; a different current value supersedes the target's;
+/// - other tables with an integer `id`: appended with their ids shifted past the target's;
+/// - other tables (natural keys such as `baseline` or `timing`): inserted or replaced.
+///
+/// Every foreign-key column is rewritten to the target's ids.
+public enum MergeStore {
+    /// Runs are joined only when both inputs say the same thing about what ran and with which build.
+    static let groupKeySQL = """
+        json_remove(selection, '$.shard') || char(31) || ifnull(git_sha, '') || char(31) || toolchain || char(31) \
+        || build_configuration || char(31) || engine_version || char(31) || harness_version
+        """
+
+    /// Merges `inputs` into the database at `target` (created and migrated when missing). With `join`
+    /// false every input run stays a run of its own.
+    public static func merge(inputs: [String], into target: String, join: Bool = true) throws -> MergeSummary {
+        guard !inputs.isEmpty else { throw HarnessError(.usage, "merge: name at least one input database") }
+        try checkInputs(inputs, target: target)
+        let store = try HarnessStore(path: target, create: true)
+        defer { store.close() }
+        let database = store.database
+        let limit = Int(sqlite3_limit(database.handle, SQLITE_LIMIT_ATTACHED, -1))
+        guard inputs.count <= limit else {
+            throw HarnessError(.usage, "merge: at most \(limit) inputs at once (SQLite's attach limit); merge in steps into the same database")
+        }
+        var attached: [String] = []
+        defer { for schema in attached { try? database.execute("DETACH DATABASE \(schema)") } }
+        for (index, path) in inputs.enumerated() {
+            let schema = "s\(index + 1)"
+            let statement = try database.prepare("ATTACH DATABASE ? AS \(schema)")
+            try statement.bind(1, path)
+            do {
+                try statement.execute()
+            } catch let error as SQLiteError {
+                throw HarnessError(.data, "\(path): cannot attach it (\(error.message))")
+            }
+            attached.append(schema)
+        }
+        do {
+            return try database.transaction(.immediate) {
+                var merger = try Merger(database: database, sources: attached, join: join)
+                try merger.run()
+                let violations = try database.prepare("PRAGMA main.foreign_key_check").mapRows { row in
+                    "\(row.text(0) ?? "?") row \(row.int64(1)) → \(row.text(2) ?? "?")"
+                }
+                guard violations.isEmpty else {
+                    throw HarnessError(.software, "merge: foreign keys broken after the merge, nothing written: \(violations.prefix(3).joined(separator: "; "))")
+                }
+                return merger.summary
+            }
+        } catch let error as SQLiteError {
+            if error.code == SQLITE_CONSTRAINT {
+                throw HarnessError(.data, "merge: the inputs conflict, nothing written (\(error.message)); joined shard runs must cover disjoint cells: use --no-join to keep their runs apart")
+            }
+            throw HarnessStore.map(error, path: target, creating: false)
+        }
+    }
+
+    /// Refuses, before the target is opened, an input that is missing, the target itself, named twice,
+    /// not SQLite, of another application, or of another schema version than this binary's.
+    static func checkInputs(_ inputs: [String], target: String) throws {
+        let latest = try HarnessStore.migrator().latestVersion
+        var seen: [FileIdentity: String] = [:]
+        let targetIdentity = FileIdentity(target)
+        for path in inputs {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw HarnessError(.noInput, "\(path): no such database")
+            }
+            let identity = FileIdentity(path)
+            if identity == targetIdentity {
+                throw HarnessError(.usage, "\(path): is the target database itself; merge other files into it")
+            }
+            if let earlier = seen[identity] {
+                throw HarnessError(.usage, "\(path): named twice (also as \(earlier))")
+            }
+            seen[identity] = path
+            _ = try HarnessStore.readHeader(path)  // Not SQLite at all: a clear message before SQLite's.
+            let version: Int, applicationID: Int32, tables: Int64
+            do {
+                let database = try Database(path: path, options: .readOnly)
+                defer { database.close() }
+                version = try database.userVersion()
+                applicationID = try database.applicationID()
+                tables = try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'run'") ?? 0
+            } catch let error as SQLiteError {
+                throw HarnessStore.map(error, path: path, creating: false)
+            }
+            guard applicationID == HarnessStore.applicationID, tables == 1 else {
+                throw HarnessError(.data, String(format: "%@: not a kbharness database (application_id 0x%08X); nothing was merged", path, applicationID))
+            }
+            guard version == latest else {
+                throw HarnessError(.data, "\(path): schema version \(version), this kbharness writes \(latest); open it with the matching kbharness (or let it migrate) first; nothing was merged")
+            }
+        }
+    }
+
+    /// A file's device and inode, so two spellings of one path (or a hard link) are recognised.
+    struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        var path: String
+
+        init(_ path: String) {
+            let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+            device = (attributes[.systemNumber] as? NSNumber)?.uint64Value ?? 0
+            inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+            self.path = inode == 0 ? URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path : ""
+        }
+    }
+}
+
+/// One foreign key of a table: column `from` references `table`.`to`.
+private struct ForeignKey {
+    var from: String
+    var table: String
+    var cascades: Bool
+}
+
+/// The schema of one table in the target.
+private struct TableShape {
+    enum Kind { case keyed, run, expected, appended, keyedChild, natural }
+
+    var name: String
+    var columns: [String]
+    var foreignKeys: [ForeignKey]
+    var kind: Kind
+}
+
+/// One merge, inside the caller's transaction.
+private struct Merger {
+    let database: Database
+    let sources: [String]
+    let join: Bool
+    var tables: [TableShape] = []
+    var summary = MergeSummary()
+    /// Per source and appended table: what to add to an id to get the target's.
+    var offsets: [String: Int64] = [:]
+
+    init(database: Database, sources: [String], join: Bool) throws {
+        self.database = database
+        self.sources = sources
+        self.join = join
+        tables = try Merger.shapes(database)
+    }
+
+    mutating func run() throws {
+        try database.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS merge_map (tbl TEXT NOT NULL, src INTEGER NOT NULL, old_id INTEGER NOT NULL,
+                                                       new_id INTEGER NOT NULL, PRIMARY KEY (tbl, src, old_id)) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS merge_dropped (tbl TEXT NOT NULL, src INTEGER NOT NULL, old_id INTEGER NOT NULL,
+                                                           PRIMARY KEY (tbl, src, old_id)) WITHOUT ROWID;
+            DELETE FROM temp.merge_map; DELETE FROM temp.merge_dropped;
+            """)
+        for table in tables {
+            switch table.kind {
+            case .keyed: try mergeKeyed(table)
+            case .keyedChild: try mergeKeyedChild(table)
+            case .run: try mergeRuns(table)
+            case .expected: try mergeExpected(table)
+            case .appended: try mergeAppended(table)
+            case .natural: try mergeNatural(table)
+            }
+        }
+    }
+
+    // MARK: - Schema
+
+    /// Every table of the target in foreign-key order (referenced tables first, ties by name), classified.
+    static func shapes(_ database: Database) throws -> [TableShape] {
+        let names = try database.prepare("""
+            SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+            """).mapRows { $0.text(0) ?? "" }
+        var shapes: [String: TableShape] = [:]
+        for name in names {
+            let info = try database.prepare("SELECT name, pk, type FROM pragma_table_info(?) ORDER BY cid")
+            try info.bind(1, name)
+            let columns = try info.mapRows { (name: $0.text(0) ?? "", pk: $0.int(1), type: $0.text(2) ?? "") }
+            let keys = try database.prepare("SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list(?)")
+            try keys.bind(1, name)
+            let foreignKeys = try keys.mapRows { row in
+                ForeignKey(from: row.text(0) ?? "", table: row.text(1) ?? "", cascades: row.text(2) == "CASCADE")
+            }
+            let primary = columns.filter { $0.pk > 0 }
+            let hasIntegerID = primary.count == 1 && primary[0].name == "id" && primary[0].type.uppercased() == "INTEGER"
+            let kind: TableShape.Kind
+            if name == "run" {
+                kind = .run
+            } else if name == "expected" {
+                kind = .expected
+            } else if hasIntegerID && columns.contains(where: { $0.name == "key" }) {
+                kind = .keyed
+            } else if hasIntegerID {
+                kind = .appended
+            } else {
+                kind = .natural  // Refined below once every table's kind is known.
+            }
+            shapes[name] = TableShape(name: name, columns: columns.map(\.name), foreignKeys: foreignKeys, kind: kind)
+        }
+        for (name, shape) in shapes where shape.kind == .natural && !shape.foreignKeys.isEmpty
+            && shape.foreignKeys.allSatisfy({ shapes[$0.table]?.kind == .keyed }) {
+            shapes[name]?.kind = .keyedChild
+        }
+        // Kahn's algorithm; a table referencing itself does not wait for itself.
+        var ordered: [TableShape] = []
+        var placed = Set<String>()
+        while placed.count < shapes.count {
+            let ready = shapes.keys.sorted().filter { name in
+                !placed.contains(name) && shapes[name]!.foreignKeys.allSatisfy { $0.table == name || placed.contains($0.table) || shapes[$0.table] == nil }
+            }
+            guard let next = ready.first else {
+                throw HarnessError(.software, "merge: the foreign keys between \(shapes.keys.filter { !placed.contains($0) }.sorted()) form a cycle")
+            }
+            ordered.append(shapes[next]!)
+            placed.insert(next)
+        }
+        return ordered
+    }
+
+    func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    func kind(of table: String) -> TableShape.Kind? { tables.first { $0.name == table }?.kind }
+
+    /// The target's value for source column `column` of `table` read from alias `s`: a remapped id for a
+    /// foreign key or the table's own appended id, the value itself otherwise.
+    func expression(_ column: String, of table: TableShape, source index: Int) -> String {
+        let value = "s." + quoted(column)
+        if let key = table.foreignKeys.first(where: { $0.from == column }) {
+            switch kind(of: key.table) {
+            case .keyed?, .run?, .expected?:
+                return "(SELECT new_id FROM temp.merge_map WHERE tbl = '\(key.table)' AND src = \(index) AND old_id = \(value))"
+            case .appended?:
+                return "\(value) + \(offsets["\(index)|\(key.table)"] ?? 0)"
+            default:
+                return value
+            }
+        }
+        if column == "id" && table.kind == .appended {
+            return "\(value) + \(offsets["\(index)|\(table.name)"] ?? 0)"
+        }
+        return value
+    }
+
+    /// Rows of a source table to leave out: those that belong (by a cascading key) to a run the target
+    /// already has, and those that point at any row left out before, which the target never received.
+    func droppedCondition(_ table: TableShape, source index: Int) -> String {
+        let terms = table.foreignKeys.compactMap { key -> String? in
+            switch kind(of: key.table) {
+            case .run? where key.cascades, .appended?: break
+            default: return nil
+            }
+            return "s.\(quoted(key.from)) IN (SELECT old_id FROM temp.merge_dropped WHERE tbl = '\(key.table)' AND src = \(index))"
+        }
+        return terms.isEmpty ? "0" : terms.joined(separator: " OR ")
+    }
+
+    mutating func count(_ table: String, _ rows: Int64) {
+        summary.inserted[table, default: 0] += Int(rows)
+    }
+
+    // MARK: - Definitions
+
+    /// Upsert by key (the source wins when its definition differs), then map source ids to the target's.
+    mutating func mergeKeyed(_ table: TableShape) throws {
+        let columns = table.columns.filter { $0 != "id" }
+        let list = columns.map(quoted).joined(separator: ", ")
+        let changed = table.columns.contains("definition_hash")
+            ? "main.\(quoted(table.name)).definition_hash IS NOT excluded.definition_hash"
+            : columns.map { "main.\(quoted(table.name)).\(quoted($0)) IS NOT excluded.\(quoted($0))" }.joined(separator: " OR ")
+        let updates = columns.filter { $0 != "key" }.map { "\(quoted($0)) = excluded.\(quoted($0))" }.joined(separator: ", ")
+        for (offset, schema) in sources.enumerated() {
+            let index = offset + 1
+            let before = try database.scalarInt("SELECT count(*) FROM main.\(quoted(table.name))") ?? 0
+            try database.execute("""
+                INSERT INTO main.\(quoted(table.name)) (\(list))
+                SELECT \(list) FROM \(schema).\(quoted(table.name)) WHERE true
+                ON CONFLICT (key) DO UPDATE SET \(updates) WHERE \(changed)
+                """)
+            let after = try database.scalarInt("SELECT count(*) FROM main.\(quoted(table.name))") ?? 0
+            count(table.name, after - before)
+            try database.execute("""
+                INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
+                SELECT '\(table.name)', \(index), s.id, m.id
+                FROM \(schema).\(quoted(table.name)) s JOIN main.\(quoted(table.name)) m ON m.key = s.key
+                """)
+        }
+    }
+
+    /// A definition's child rows: replaced for every parent the source carries, so they match its definition.
+    mutating func mergeKeyedChild(_ table: TableShape) throws {
+        let list = table.columns.map(quoted).joined(separator: ", ")
+        for (offset, schema) in sources.enumerated() {
+            let index = offset + 1
+            for key in table.foreignKeys {
+                try database.execute("""
+                    DELETE FROM main.\(quoted(table.name)) WHERE \(quoted(key.from)) IN
+                        (SELECT new_id FROM temp.merge_map WHERE tbl = '\(key.table)' AND src = \(index))
+                    """)
+            }
+            let values = table.columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
+            try database.execute("""
+                INSERT OR REPLACE INTO main.\(quoted(table.name)) (\(list))
+                SELECT \(values) FROM \(schema).\(quoted(table.name)) s
+                """)
+        }
+    }
+
+    // MARK: - Runs
+
+    /// Groups the inputs' runs, writes one run per group and maps every input run to it.
+    mutating func mergeRuns(_ table: TableShape) throws {
+        struct Member { var source: Int; var id: Int64; var uuid: String; var started: String }
+        var groups: [String: [Member]] = [:]
+        var order: [String] = []
+        // A run present in several inputs (shards that started from the same merged database) is one run:
+        // the first input's copy is merged, the others map to it and leave their copies out.
+        var copies: [(source: Int, id: Int64, uuid: String)] = []
+        var seen = Set<String>()
+        for (offset, schema) in sources.enumerated() {
+            var ordinal: [String: Int] = [:]
+            let statement = try database.prepare("SELECT id, uuid, started_at, \(MergeStore.groupKeySQL) FROM \(schema).run ORDER BY id")
+            try statement.forEachRow { row in
+                let member = Member(source: offset + 1, id: row.int64(0), uuid: row.text(1) ?? "", started: row.text(2) ?? "")
+                // The n-th run of a group key in one input joins the n-th of the same key in the others;
+                // a shared copy takes its place in that count too.
+                let base = row.text(3) ?? member.uuid
+                let key = join ? base + "#\(ordinal[base, default: 0])" : member.uuid
+                ordinal[base, default: 0] += 1
+                guard seen.insert(member.uuid).inserted else {
+                    copies.append((member.source, member.id, member.uuid))
+                    return
+                }
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(member)
+            }
+        }
+        // Oldest group first, so run ids keep the order the runs were made in.
+        let sorted = order.map { groups[$0]! }.sorted { lhs, rhs in
+            let left = (lhs.map(\.started).min() ?? "", lhs.map(\.uuid).min() ?? "")
+            let right = (rhs.map(\.started).min() ?? "", rhs.map(\.uuid).min() ?? "")
+            return left < right
+        }
+        var nextID = (try database.scalarInt("SELECT max(id) FROM main.run") ?? 0) + 1
+        let list = table.columns.map(quoted).joined(separator: ", ")
+        let mapRun = try database.prepare("INSERT INTO temp.merge_map (tbl, src, old_id, new_id) VALUES ('run', ?, ?, ?)")
+        let dropRun = try database.prepare("INSERT INTO temp.merge_dropped (tbl, src, old_id) VALUES ('run', ?, ?)")
+        for group in sorted {
+            var existing: Int64?
+            for member in group where existing == nil {
+                existing = try database.scalarInt("SELECT id FROM main.run WHERE uuid = ?", [.text(member.uuid)])
+            }
+            let runID: Int64
+            if let existing {
+                runID = existing
+                summary.runsSkipped += group.count
+            } else {
+                runID = nextID
+                nextID += 1
+                let union = group.map { "SELECT \(list) FROM \(sources[$0.source - 1]).run WHERE id = \($0.id)" }
+                    .joined(separator: " UNION ALL ")
+                let values = table.columns.map { runExpression($0, id: runID, joined: group.count > 1) }.joined(separator: ", ")
+                try database.execute("WITH g AS (\(union)) INSERT INTO main.run (\(list)) SELECT \(values) FROM g")
+                summary.runsWritten += 1
+                if group.count > 1 { summary.runsJoined += group.count }
+                count("run", 1)
+            }
+            for member in group {
+                try mapRun.bind([.integer(Int64(member.source)), .integer(member.id), .integer(runID)])
+                try mapRun.execute()
+                if existing != nil {
+                    try dropRun.bind([.integer(Int64(member.source)), .integer(member.id)])
+                    try dropRun.execute()
+                }
+            }
+        }
+        for copy in copies {
+            try database.execute("""
+                INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
+                SELECT 'run', \(copy.source), \(copy.id), id FROM main.run WHERE uuid = '\(copy.uuid.replacingOccurrences(of: "'", with: "''"))'
+                """)
+            try dropRun.bind([.integer(Int64(copy.source)), .integer(copy.id)])
+            try dropRun.execute()
+            summary.runsSkipped += 1
+        }
+    }
+
+    /// The joined value of a run column over the group's rows `g`.
+    func runExpression(_ column: String, id: Int64, joined: Bool) -> String {
+        let first = "(SELECT \(quoted(column)) FROM g ORDER BY uuid LIMIT 1)"
+        switch column {
+        case "id": return "\(id)"
+        case "uuid": return "min(uuid)"
+        case "status":
+            return "CASE WHEN min(status = 'complete') THEN 'complete' WHEN max(status = 'running') AND count(*) = 1 THEN 'running' ELSE 'aborted' END"
+        case "started_at": return "min(started_at)"
+        case "finished_at": return "CASE WHEN count(finished_at) = count(*) THEN max(finished_at) END"
+        case "cells", "passed", "failed", "errors", "regressions": return "sum(\(quoted(column)))"
+        // Shards run side by side: the group took as long as its slowest shard.
+        case "duration_ms": return "max(duration_ms)"
+        case "selection": return joined ? "json_remove(\(first), '$.shard')" : first
+        case "shard": return joined ? "NULL" : first
+        // The process that wrote the run is on another machine.
+        case "pid": return "NULL"
+        default: return first
+        }
+    }
+
+    // MARK: - Expected values
+
+    /// Same scope, metric and value: the same expectation, mapped. A different current value for a scope
+    /// the target has supersedes the target's; everything else is added.
+    mutating func mergeExpected(_ table: TableShape) throws {
+        let scope = """
+            m.scenario_id = %scenario AND m.device_id IS %device AND m.orientation IS s.orientation \
+            AND m.keyboard IS s.keyboard AND m.strategy IS s.strategy AND m.step IS s.step AND m.metric = s.metric
+            """
+        let list = table.columns.map(quoted).joined(separator: ", ")
+        for (offset, schema) in sources.enumerated() {
+            let index = offset + 1
+            let scenario = expression("scenario_id", of: table, source: index)
+            let device = expression("device_id", of: table, source: index)
+            let sameScope = scope.replacingOccurrences(of: "%scenario", with: scenario).replacingOccurrences(of: "%device", with: device)
+            try database.execute("""
+                INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
+                SELECT 'expected', \(index), s.id,
+                       (SELECT m.id FROM main.expected m
+                        WHERE \(sameScope) AND m.value = s.value AND m.tolerance = s.tolerance AND m.origin = s.origin
+                          AND (m.superseded_at IS NULL) = (s.superseded_at IS NULL)
+                        ORDER BY m.id LIMIT 1)
+                FROM \(schema).expected s WHERE true
+                AND EXISTS (SELECT 1 FROM main.expected m
+                            WHERE \(sameScope) AND m.value = s.value AND m.tolerance = s.tolerance AND m.origin = s.origin
+                              AND (m.superseded_at IS NULL) = (s.superseded_at IS NULL))
+                """)
+            let unmatched = "s.id NOT IN (SELECT old_id FROM temp.merge_map WHERE tbl = 'expected' AND src = \(index))"
+            try database.execute("""
+                UPDATE main.expected AS m SET superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                WHERE m.superseded_at IS NULL AND EXISTS (
+                    SELECT 1 FROM \(schema).expected s WHERE \(unmatched) AND s.superseded_at IS NULL AND \(sameScope))
+                """)
+            let base = try database.scalarInt("SELECT ifnull(max(id), 0) FROM main.expected") ?? 0
+            try database.execute("""
+                INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
+                SELECT 'expected', \(index), s.id, \(base) + row_number() OVER (ORDER BY s.id)
+                FROM \(schema).expected s WHERE \(unmatched)
+                """)
+            let values = table.columns.map { column in
+                column == "id" ? "(SELECT new_id FROM temp.merge_map WHERE tbl = 'expected' AND src = \(index) AND old_id = s.id)"
+                    : expression(column, of: table, source: index)
+            }.joined(separator: ", ")
+            try database.execute("""
+                INSERT INTO main.expected (\(list))
+                SELECT \(values) FROM \(schema).expected s
+                WHERE s.id IN (SELECT old_id FROM temp.merge_map WHERE tbl = 'expected' AND src = \(index) AND new_id > \(base))
+                ORDER BY s.id
+                """)
+            count("expected", database.changes)
+        }
+    }
+
+    // MARK: - Results and everything else
+
+    /// Rows with their own integer id: appended after the target's, ids shifted by one offset per source.
+    mutating func mergeAppended(_ table: TableShape) throws {
+        let list = table.columns.map(quoted).joined(separator: ", ")
+        for (offset, schema) in sources.enumerated() {
+            let index = offset + 1
+            let top = try database.scalarInt("SELECT ifnull(max(id), 0) FROM main.\(quoted(table.name))") ?? 0
+            let low = try database.scalarInt("SELECT ifnull(min(id), 1) FROM \(schema).\(quoted(table.name))") ?? 1
+            offsets["\(index)|\(table.name)"] = top + 1 - low
+            let dropped = droppedCondition(table, source: index)
+            if dropped != "0" {
+                try database.execute("""
+                    INSERT INTO temp.merge_dropped (tbl, src, old_id)
+                    SELECT '\(table.name)', \(index), s.id FROM \(schema).\(quoted(table.name)) s WHERE \(dropped)
+                    """)
+            }
+            // One current row per key (a partial unique index over `superseded_at IS NULL`, as for
+            // cell_reference): an input's current row supersedes the target's, as a new recording would.
+            if table.columns.contains("superseded_at") {
+                for columns in try currentKeys(table) {
+                    let match = columns.map { "m.\(quoted($0)) IS s.\(quoted($0))" }.joined(separator: " AND ")
+                    try database.execute("""
+                        UPDATE main.\(quoted(table.name)) AS m SET superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                        WHERE m.superseded_at IS NULL AND EXISTS (
+                            SELECT 1 FROM \(schema).\(quoted(table.name)) s
+                            WHERE s.superseded_at IS NULL AND NOT (\(dropped)) AND \(match))
+                        """)
+                }
+            }
+            let values = table.columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
+            try database.execute("""
+                INSERT INTO main.\(quoted(table.name)) (\(list))
+                SELECT \(values) FROM \(schema).\(quoted(table.name)) s WHERE NOT (\(dropped)) ORDER BY s.id
+                """)
+            count(table.name, database.changes)
+        }
+    }
+
+    /// The plain-column keys of the table's partial unique indexes: the "one current row" rules.
+    func currentKeys(_ table: TableShape) throws -> [[String]] {
+        let indexes = try database.prepare("SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1 AND partial = 1")
+        try indexes.bind(1, table.name)
+        return try indexes.mapRows { $0.text(0) ?? "" }.compactMap { index in
+            let info = try database.prepare("SELECT name FROM pragma_index_info(?) ORDER BY seqno")
+            try info.bind(1, index)
+            let columns = try info.mapRows { $0.text(0) }
+            // An index over expressions names no column: the merge cannot say what "the same key" is.
+            return columns.contains(nil) || columns.isEmpty ? nil : columns.compactMap { $0 }
+        }
+    }
+
+    /// Rows keyed by something other than their own id (baselines by name, timing by result): inserted,
+    /// replacing a target row with the same key, so a later input wins.
+    mutating func mergeNatural(_ table: TableShape) throws {
+        let list = table.columns.map(quoted).joined(separator: ", ")
+        for (offset, schema) in sources.enumerated() {
+            let index = offset + 1
+            let values = table.columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
+            try database.execute("""
+                INSERT OR REPLACE INTO main.\(quoted(table.name)) (\(list))
+                SELECT \(values) FROM \(schema).\(quoted(table.name)) s WHERE NOT (\(droppedCondition(table, source: index)))
+                """)
+            count(table.name, database.changes)
+        }
+    }
+}
