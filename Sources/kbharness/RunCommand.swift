@@ -47,6 +47,7 @@ struct RunCommand: ParsableCommand {
               kbharness run --device iphone-se-1st-gen,ipad-pro-12-9 --orientation portrait
               kbharness run --scenario 'worked/*' --keyboard standard --samples 0
               kbharness run --record never --retries 2 --fail-on timing,flaky --junit junit.xml
+              kbharness run --device all --shard 2/4 --db shard-2.sqlite
             """)
 
     @OptionGroup var store: StoreOptions
@@ -86,6 +87,11 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Run a failing cell up to this many more times; one that then passes is flaky.")
     var retries = 0
+
+    @Option(help: ArgumentHelp(
+        "Run only shard i of n of the selected cells (1 ≤ i ≤ n ≤ 256): a stable split every machine computes alike, balanced by count, or by past durations when this database has one for every selected cell. Give each shard its own --db and combine them with `kbharness merge`.",
+        valueName: "i/n"))
+    var shard: String?
 
     @Option(help: ArgumentHelp("Threads for the correctness phase (timing always runs on one thread afterwards). Default: the number of cores.",
                                valueName: "n"))
@@ -133,9 +139,17 @@ struct RunCommand: ParsableCommand {
         }
         let tags = tag.flatMap { list($0) ?? [] }
         let strategies = strategy.trimmingCharacters(in: .whitespaces) == "all" ? StrategyCatalog.keys : list(strategy)
-        return RunSelection(devices: list(device), scenarioGlob: scenario, tags: tags.isEmpty ? nil : tags,
-                            orientations: try parsed(orientation, "orientation"),
-                            keyboards: try parsed(keyboard, "keyboard"), strategies: strategies)
+        var selection = RunSelection(devices: list(device), scenarioGlob: scenario, tags: tags.isEmpty ? nil : tags,
+                                     orientations: try parsed(orientation, "orientation"),
+                                     keyboards: try parsed(keyboard, "keyboard"), strategies: strategies)
+        if let shard {
+            do {
+                selection.shard = try ShardSpec(parsing: shard)
+            } catch {
+                throw ValidationError("--shard: \(error)")
+            }
+        }
+        return selection
     }
 
     func run() throws {

@@ -15,6 +15,8 @@ public struct RunSelection: Sendable, Equatable {
     public var keyboards: [KeyboardKind]?
     /// Strategy keys; nil runs each scenario's default strategies (its matrix's, else IQ).
     public var strategies: [String]?
+    /// One shard of the selected cells (`--shard i/n`), for splitting a run across CI machines.
+    public var shard: ShardSpec?
 
     /// Selects everything.
     public init(devices: [String]? = nil, scenarioGlob: String? = nil, tags: [String]? = nil,
@@ -44,6 +46,7 @@ public struct RunSelection: Sendable, Equatable {
             json.field("strategies") { json in
                 if let strategies { json.array(strategies) { $0.string($1) } } else { json.string("default") }
             }
+            if let shard { json.field("shard") { $0.string(shard.description) } }
         }
         return json.text
     }
@@ -262,7 +265,8 @@ public enum MatrixRunner {
         let clock = ContinuousClock()
         let start = clock.now
         let stored = try store.loadLibrary()
-        let cells = try plan(stored.library, selection: selection)
+        var cells = try plan(stored.library, selection: selection)
+        if let shard = selection.shard { cells = try slice(cells, shard, store: store) }
         let runID = try store.beginRun(metadata)
         do {
             let environment = TimingEnvironment(metadata)
@@ -465,6 +469,21 @@ public enum MatrixRunner {
                 + (differences.count > 1 ? " (+\(differences.count - 1) more)" : "")
                 + (redefined ? "; the scenario or device definition changed since it was recorded" : "")
         }
+    }
+
+    /// The cells of one shard. Past durations balance the shards only when this database has one for every
+    /// selected cell: every machine of a CI matrix must compute the same split, and shard databases that each
+    /// hold only their own cells' history would not; with partial history the split balances cell counts.
+    static func slice(_ cells: [PlannedCell], _ shard: ShardSpec, store: HarnessStore) throws -> [PlannedCell] {
+        let keys = cells.map(\.key.text)
+        let durations = try store.cellDurations()
+        let complete = keys.allSatisfy { durations[$0] != nil }
+        let mine = Set(ShardPlanner.keys(of: shard, from: keys, durations: complete ? durations : [:]))
+        let slice = cells.filter { mine.contains($0.key.text) }
+        if slice.isEmpty {
+            throw HarnessError(.noInput, "shard \(shard) of the \(cells.count) selected cells is empty; use fewer shards")
+        }
+        return slice
     }
 
     /// A selected cell with its definitions.
