@@ -156,47 +156,88 @@ public struct CellOutcome: Sendable {
 }
 
 /// A streaming JSON writer that keeps field order (the per-step state is written in step order);
-/// numbers and strings are formatted exactly as in `CanonicalJSON`.
+/// numbers and strings are formatted exactly as in `CanonicalJSON`. It writes UTF-8 bytes, not String
+/// pieces: the state of every cell goes through here, a million times in a large run.
 struct JSONText {
-    /// The JSON written so far.
-    private(set) var text = ""
+    /// The bytes written so far.
+    private var bytes: [UInt8] = []
     private var needsComma = false
 
+    /// An empty document.
+    init() { bytes.reserveCapacity(4096) }
+
+    /// The JSON written so far.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
     /// Writes `null`.
-    mutating func null() { separate(); text += "null" }
+    mutating func null() { separate(); append("null") }
 
     /// Writes a number in the canonical form: whole numbers without a fraction, others shortest round-trip.
     mutating func number(_ value: Double) {
         separate()
-        text += CanonicalJSON.format(value)
+        if value.isFinite, value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            appendInteger(Int64(value))
+        } else {
+            append(CanonicalJSON.format(value))
+        }
     }
 
     /// Writes `true` or `false`.
     mutating func bool(_ value: Bool) {
         separate()
-        text += value ? "true" : "false"
+        append(value ? "true" : "false")
     }
 
     /// Writes a string with JSON escapes.
     mutating func string(_ value: String) {
         separate()
-        CanonicalJSON.writeString(value, to: &text)
+        if value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            var escaped = ""
+            CanonicalJSON.writeString(value, to: &escaped)
+            append(escaped)
+        } else {
+            bytes.append(UInt8(ascii: "\""))
+            append(value)
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Appends a string's UTF-8 bytes.
+    private mutating func append(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends the decimal digits of a whole number (`-0` as `0`).
+    private mutating func appendInteger(_ value: Int64) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            while magnitude > 0 {
+                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[index]) }
+        }
     }
 
     /// Writes an object whose fields `body` writes with `field`.
     mutating func object(_ body: (inout JSONText) -> Void) {
         separate()
-        text += "{"
+        bytes.append(UInt8(ascii: "{"))
         needsComma = false
         body(&self)
-        text += "}"
+        bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Writes `"name":` followed by the value `value` writes.
     mutating func field(_ name: String, _ value: (inout JSONText) -> Void) {
         string(name)
-        text += ":"
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
         value(&self)
         needsComma = true
@@ -205,16 +246,16 @@ struct JSONText {
     /// Writes an array of `elements`, each written by `element`.
     mutating func array<S: Sequence>(_ elements: S, _ element: (inout JSONText, S.Element) -> Void) {
         separate()
-        text += "["
+        bytes.append(UInt8(ascii: "["))
         needsComma = false
         for item in elements { element(&self, item) }
-        text += "]"
+        bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Writes the comma before a value that follows a sibling; the value just started needs one after it.
     private mutating func separate() {
-        if needsComma { text += "," }
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
     }
 }

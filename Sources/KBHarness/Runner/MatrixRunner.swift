@@ -265,8 +265,20 @@ public enum MatrixRunner {
         let clock = ContinuousClock()
         let start = clock.now
         let stored = try store.loadLibrary()
-        var cells = try plan(stored.library, selection: selection)
-        if let shard = selection.shard { cells = try slice(cells, shard, store: store) }
+        let matrix = try MatrixPlan(stored.library, selection: selection)
+        let batchSize = max(1, options.batchSize)
+        // Cells are made scenario by scenario as the run goes, so memory does not grow with the matrix; a
+        // shard needs every key up front to compute its slice.
+        var batches: BatchSource
+        let total: Int
+        if let shard = selection.shard {
+            let cells = try slice(matrix.allCells(), shard, store: store)
+            total = cells.count
+            batches = .fixed(cells, size: batchSize)
+        } else {
+            total = matrix.total
+            batches = .streaming(matrix, size: batchSize)
+        }
         let runID = try store.beginRun(metadata)
         do {
             let environment = TimingEnvironment(metadata)
@@ -276,11 +288,9 @@ public enum MatrixRunner {
             var regressions: [(cell: CellKey, regression: RegressionRecord)] = []
             var unconfirmed: [UnconfirmedTiming] = []
             var definitions: [String: ScenarioDefinitions] = [:]
-            let batchSize = max(1, options.batchSize)
-            for batchStart in stride(from: 0, to: cells.count, by: batchSize) {
-                let batch = Array(cells[batchStart..<min(batchStart + batchSize, cells.count)])
-                // Only the scenarios of this batch stay loaded, so memory does not grow with the matrix.
-                let needed = Set(batch.map(\.scenario.key))
+            // Loads what a batch needs of its scenarios, keeping those of `keep` (the batch before it).
+            func load(_ batch: [PlannedCell], keeping keep: [PlannedCell] = []) throws {
+                let needed = Set(batch.map(\.scenario.key)).union(keep.map(\.scenario.key))
                 definitions = definitions.filter { needed.contains($0.key) }
                 for key in needed where definitions[key] == nil {
                     let id = stored.scenarioIDs[key]!
@@ -288,8 +298,26 @@ public enum MatrixRunner {
                         expected: try store.currentExpected(scenarioID: id), references: try store.currentReferences(scenarioID: id),
                         previous: try store.previousResults(before: runID, scenario: key))
                 }
-                let evaluated = evaluate(batch, definitions: definitions, options: options,
-                                         progress: (done: batchStart, total: cells.count))
+            }
+            // Without timing, the next batch's correctness phase runs while this one is judged and written;
+            // with timing nothing may run beside the samples, so the phases take turns.
+            let overlap = options.timingSamples == 0 && options.jobs > 1
+            var batchStart = 0
+            var current: (batch: [PlannedCell], evaluation: Evaluation)?
+            if let first = batches.next() {
+                try load(first)
+                current = (first, Evaluation(first, definitions: definitions, options: options,
+                                             progress: (0, total), startNow: overlap))
+            }
+            while let (batch, evaluation) = current {
+                let evaluated = evaluation.result()
+                current = nil
+                if let next = batches.next() {
+                    try load(next, keeping: batch)
+                    current = (next, Evaluation(next, definitions: definitions, options: options,
+                                                progress: (batchStart + batch.count, total), startNow: overlap))
+                }
+                defer { batchStart += batch.count }
                 var records: [ResultRecord] = []
                 records.reserveCapacity(batch.count)
                 for (cell, result) in zip(batch, evaluated) {
@@ -337,7 +365,7 @@ public enum MatrixRunner {
                 }
                 if options.isCancelled?() == true {
                     let done = batchStart + batch.count
-                    throw HarnessError(.interrupted, "interrupted after \(done) of \(cells.count) cells; run \(metadata.uuid) is recorded as aborted")
+                    throw HarnessError(.interrupted, "interrupted after \(done) of \(total) cells; run \(metadata.uuid) is recorded as aborted")
                 }
             }
             // Confirmation: every cell flagged as slower is measured again, after the whole first pass, and
@@ -387,6 +415,33 @@ public enum MatrixRunner {
         var outcome: CellOutcome
         var state: String
         var stateHash: String
+    }
+
+    /// A batch's correctness phase, started at once on a background thread or run when its result is asked for.
+    final class Evaluation: @unchecked Sendable {
+        private let work: @Sendable () -> [EvaluatedCell]
+        private let done = DispatchSemaphore(value: 0)
+        private var evaluated: [EvaluatedCell]?
+        private let started: Bool
+
+        /// Prepares (and with `startNow`, starts) the evaluation of `batch`.
+        init(_ batch: [PlannedCell], definitions: [String: ScenarioDefinitions], options: RunOptions,
+             progress: (done: Int, total: Int), startNow: Bool) {
+            work = { MatrixRunner.evaluate(batch, definitions: definitions, options: options, progress: progress) }
+            started = startNow
+            if startNow {
+                DispatchQueue.global().async {
+                    self.evaluated = self.work()
+                    self.done.signal()
+                }
+            }
+        }
+
+        /// The outcomes, in cell order; waits for a started evaluation, runs one that was not.
+        func result() -> [EvaluatedCell] {
+            if started { done.wait() } else { evaluated = work() }
+            return evaluated!
+        }
     }
 
     /// The correctness phase of a batch on `options.jobs` threads. Each thread takes every jobs-th cell and
@@ -495,6 +550,77 @@ public enum MatrixRunner {
 
     /// Every selected cell, scenario by scenario in key order.
     static func plan(_ library: ScenarioLibrary, selection: RunSelection) throws -> [PlannedCell] {
+        try MatrixPlan(library, selection: selection).allCells()
+    }
+
+    /// The selected scenarios, whose cells are made one scenario at a time.
+    struct MatrixPlan {
+        let library: ScenarioLibrary
+        let selection: RunSelection
+        /// Selected scenarios in key order.
+        let scenarios: [Scenario]
+        /// How many cells the selection holds.
+        let total: Int
+
+        /// Checks the selection's devices and strategies and counts its cells; an empty selection throws.
+        init(_ library: ScenarioLibrary, selection: RunSelection) throws {
+            try MatrixRunner.validate(selection, in: library)
+            self.library = library
+            self.selection = selection
+            scenarios = library.scenarios.sorted(by: { $0.key < $1.key }).filter(selection.selects)
+            var total = 0
+            for scenario in scenarios {
+                total += library.cells(for: scenario, strategies: selection.strategies)
+                    .filter { selection.selects($0) && library.device($0.device) != nil }.count
+            }
+            self.total = total
+            if total == 0 {
+                throw HarnessError(.noInput, "the selection matches no cell (selection: \(selection.json))")
+            }
+        }
+
+        /// The selected cells of one scenario.
+        func cells(of scenario: Scenario) -> [PlannedCell] {
+            library.cells(for: scenario, strategies: selection.strategies).compactMap { cell in
+                guard selection.selects(cell), let device = library.device(cell.device) else { return nil }
+                let key = CellKey(scenario: scenario.key, device: cell.device, orientation: cell.orientation,
+                                  keyboard: cell.keyboard, strategy: cell.strategy)
+                return PlannedCell(key: key, scenario: scenario, device: device)
+            }
+        }
+
+        /// Every selected cell at once.
+        func allCells() -> [PlannedCell] { scenarios.flatMap(cells(of:)) }
+    }
+
+    /// Where a run's batches come from: a fixed list (a shard), or the plan, a scenario at a time.
+    enum BatchSource {
+        case fixed([PlannedCell], size: Int, offset: Int = 0)
+        case streaming(MatrixPlan, size: Int, scenario: Int = 0, pending: [PlannedCell] = [])
+
+        /// The next batch of at most `size` cells, or nil when none are left.
+        mutating func next() -> [PlannedCell]? {
+            switch self {
+            case .fixed(let cells, let size, let offset):
+                guard offset < cells.count else { return nil }
+                let end = min(offset + size, cells.count)
+                self = .fixed(cells, size: size, offset: end)
+                return Array(cells[offset..<end])
+            case .streaming(let plan, let size, var scenario, var pending):
+                while pending.count < size && scenario < plan.scenarios.count {
+                    pending += plan.cells(of: plan.scenarios[scenario])
+                    scenario += 1
+                }
+                guard !pending.isEmpty else { return nil }
+                let batch = Array(pending.prefix(size))
+                self = .streaming(plan, size: size, scenario: scenario, pending: Array(pending.dropFirst(size)))
+                return batch
+            }
+        }
+    }
+
+    /// Unknown devices and strategies in a selection are usage errors.
+    static func validate(_ selection: RunSelection, in library: ScenarioLibrary) throws {
         if let devices = selection.devices {
             let unknown = devices.filter { library.device($0) == nil }
             if !unknown.isEmpty {
@@ -507,19 +633,6 @@ public enum MatrixRunner {
                 throw HarnessError(.usage, "unknown strategy \(unknown.joined(separator: ", ")) (known: \(StrategyCatalog.keys.joined(separator: ", ")))")
             }
         }
-        var planned: [PlannedCell] = []
-        for scenario in library.scenarios.sorted(by: { $0.key < $1.key }) where selection.selects(scenario) {
-            for cell in library.cells(for: scenario, strategies: selection.strategies) where selection.selects(cell) {
-                guard let device = library.device(cell.device) else { continue }
-                let key = CellKey(scenario: scenario.key, device: cell.device, orientation: cell.orientation,
-                                  keyboard: cell.keyboard, strategy: cell.strategy)
-                planned.append(PlannedCell(key: key, scenario: scenario, device: device))
-            }
-        }
-        if planned.isEmpty {
-            throw HarnessError(.noInput, "the selection matches no cell (selection: \(selection.json))")
-        }
-        return planned
     }
 
     /// Regressions of one cell against its expected values and the previous comparable run, and its
