@@ -11,7 +11,13 @@ struct BenchCommand: ParsableCommand {
             Build with -c release: debug builds are about 20× slower. Measures (1) IQ adjust steps per \
             second on a 30-view screen, on one core; (2) cells per second for the engine alone and rows \
             per second written, on the bundled matrix; (3) the same on a synthetic matrix of --cells cells \
-            (the bundled cells repeated), written to a temporary database.
+            (the bundled cells repeated), written to a temporary database; (4) with --end-to-end N, a whole \
+            run of about N cells of generated scenarios (`kbharness generate`, seed 1): import, then every \
+            cell run without timing, its reference recorded and its row written, with peak memory.
+
+            Examples:
+              kbharness bench
+              kbharness bench --end-to-end 1000000
             """)
 
     @Option(help: "Field switches for the engine measurement (each one adjust).")
@@ -20,11 +26,15 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Cells in the large matrix measurement.")
     var cells = 100_000
 
-    @Option(help: ArgumentHelp("Scenarios directory for the bundled matrix.", valueName: "path"))
+    @Option(help: ArgumentHelp("Scenarios directory for the bundled matrix (its devices.yaml also serves --end-to-end).", valueName: "path"))
     var scenarios = "Scenarios"
+
+    @Option(name: .customLong("end-to-end"), help: ArgumentHelp("Also run about this many cells of generated scenarios end to end (0: skip).", valueName: "cells"))
+    var endToEnd = 0
 
     func validate() throws {
         guard switches > 0, cells > 0 else { throw ValidationError("--switches and --cells must be positive") }
+        guard endToEnd >= 0 && endToEnd <= 10_000_000 else { throw ValidationError("--end-to-end takes 0 to 10000000 cells") }
     }
 
     func run() throws {
@@ -37,6 +47,9 @@ struct BenchCommand: ParsableCommand {
             let library = try ScenarioLibrary.load(paths: [scenarios])
             for report in try MatrixBenchmark.measure(library: library, largeCells: cells) {
                 print(report.line)
+            }
+            if endToEnd > 0 {
+                print(try EndToEndBenchmark.measure(cells: endToEnd, devicesFile: scenarios + "/devices.yaml").line)
             }
         }
     }

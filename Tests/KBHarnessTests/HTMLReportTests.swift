@@ -100,7 +100,7 @@ import KBSQLite
         let failing = String(html[sections[2]..<sections[3]])
         #expect(failing.contains("data-cell=\"\(Self.oldFailureCell)\""))
         #expect(!failing.contains("data-cell=\"\(Self.newFailureCell)\""))
-        #expect(html.contains("&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; &#39;single&#39;"))
+        #expect(html.contains("&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; &apos;single&apos;"))
         #expect(!html.contains(Self.hostileMessage))
         // Summary: the run, its host and its counts.
         #expect(html.contains("<code>\(project.secondUUID)</code>"))

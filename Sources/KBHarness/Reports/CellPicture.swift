@@ -141,17 +141,6 @@ struct SVGText {
 
     private func n(_ value: Double) -> String { CanonicalJSON.format(value) }
 
-    private func escaped(_ value: String) -> String {
-        var result = ""
-        for character in value {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// SVG is XML: its text and attributes escape as XML attributes do.
+    private func escaped(_ value: String) -> String { XMLEscape.attribute(value) }
 }

@@ -319,22 +319,9 @@ struct PictureMaker {
 
 /// HTML escaping for text and double-quoted attribute values.
 enum HTMLText {
-    /// `& < > " '` as entities.
-    static func escape(_ value: String) -> String {
-        var output = ""
-        output.reserveCapacity(value.utf8.count)
-        for character in value {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.append(character)
-            }
-        }
-        return output
-    }
+    /// `& < > " '` as entities, line breaks as character references, control characters dropped: the
+    /// same escaping as XML attributes, which is valid in HTML text and attributes alike.
+    static func escape(_ value: String) -> String { XMLEscape.attribute(value) }
 
     /// A CSS class fragment from a stored status: lowercase letters, digits and dashes only.
     static func classFragment(_ value: String) -> String {

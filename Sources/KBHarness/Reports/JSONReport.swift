@@ -29,9 +29,13 @@ public enum JSONReport {
             json.field("seconds") { $0.number(report.seconds) }
             json.field("summary") { json in
                 json.object { json in
-                    json.field("cells") { $0.number(Double(report.outcomes.count)) }
+                    json.field("cells") { $0.number(Double(report.cells)) }
                     json.field("passed") { $0.number(Double(report.passed)) }
                     json.field("failed") { $0.number(Double(report.failed)) }
+                    json.field("new") { $0.number(Double(report.counts.new)) }
+                    json.field("flaky") { $0.number(Double(report.counts.flaky)) }
+                    json.field("recordMode") { $0.string(report.recordMode.rawValue) }
+                    json.field("referencesRecorded") { $0.number(Double(report.counts.recorded)) }
                     json.field("regressions") { $0.number(Double(report.failingRegressions)) }
                     json.field("cellsWithKnownIssues") { $0.number(Double(report.cellsWithKnownIssues)) }
                     json.field("exitCode") { $0.number(Double(report.exitCode)) }

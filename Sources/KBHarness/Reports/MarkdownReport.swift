@@ -25,7 +25,12 @@ public enum MarkdownReport {
         var output = Output(limit: limit)
         output.line("## \(escape(report.closingLine))")
         output.line("")
-        var summary = "Run `\(report.uuid)`: \(report.outcomes.count) cells in \(String(format: "%.2f", report.seconds)) s."
+        var summary = "Run `\(report.uuid)`: \(report.cells) cells in \(String(format: "%.2f", report.seconds)) s, `--record \(report.recordMode.rawValue)`."
+        if report.counts.new > 0 {
+            summary += " \(report.counts.new) new cells (nothing asserted them)" + (report.recordMode == .never ? ", failing." : ".")
+        }
+        if report.counts.flaky > 0 { summary += " \(report.counts.flaky) flaky cells passed only on a retry." }
+        if report.counts.recorded > 0 { summary += " \(report.counts.recorded) reference snapshots recorded." }
         if report.cellsWithKnownIssues > 0 {
             summary += " \(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios."
         }
