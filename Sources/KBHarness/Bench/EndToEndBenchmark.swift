@@ -34,8 +34,8 @@ public enum EndToEndBenchmark {
         let directory = NSTemporaryDirectory() + "kbharness-e2e-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = ContinuousClock()
-        // The first scenario tells how many cells a scenario gives on these devices.
-        let probe = try GeneratedLibrary.write(count: 1, seed: 1, prefix: "gen", output: directory + "/probe",
+        // The first 200 scenarios tell how many cells a scenario gives on these devices, on average.
+        let probe = try GeneratedLibrary.write(count: 200, seed: 1, prefix: "gen", output: directory + "/probe",
                                                devicesFile: devicesFile, force: false)
         let count = max(1, probe.count(forCells: target))
         var start = clock.now
