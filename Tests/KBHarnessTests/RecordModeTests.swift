@@ -224,6 +224,24 @@ import KBSQLite
         #expect(flips == [["5", "3", "2", "2", "fail"]])
     }
 
+    @Test func aSharedScreenCacheGivesTheStatesOfResolvingEveryCell() throws {
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
+        let cells = try MatrixRunner.plan(library, selection: RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"]))
+        let screens = ScreenCache()
+        var compared = 0
+        for cell in cells {
+            let runner = try #require(CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device))
+            let alone = runner.run(expected: [])
+            let cached = runner.run(expected: [], screens: screens)
+            #expect(cached.status == alone.status, "\(cell.key)")
+            #expect(cached.stateJSON == alone.stateJSON, "\(cell.key)")
+            compared += 1
+        }
+        // The sign-up form rotates, so both orientations' screens come from the cache too.
+        #expect(compared > 50)
+        #expect(cells.contains { $0.scenario.key == Self.signUp })
+    }
+
     @Test func jobsDoNotChangeWhatARunFinds() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -45,19 +45,22 @@ public struct CellRunner: Sendable {
         var steps: [ScenarioDriver.CompiledStep]
     }
 
-    /// Compiles the scenario's steps for this cell.
-    func compile() throws(ScenarioFileError) -> Compiled {
+    /// Compiles the scenario's steps for this cell, reusing the screens of `screens` when given.
+    func compile(screens: ScreenCache? = nil) throws(ScenarioFileError) -> Compiled {
         let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
-                                    cellOrientation: key.orientation)
+                                    cellOrientation: key.orientation, screens: screens)
         let (initial, steps) = try driver.compile()
         return Compiled(initial: initial, steps: steps)
     }
 
     /// Runs every step, checking invariants and the expected values that apply to this cell.
-    public func run(expected: [ExpectedValue]) -> CellOutcome {
+    public func run(expected: [ExpectedValue]) -> CellOutcome { run(expected: expected, screens: nil) }
+
+    /// `run(expected:)`, resolving layouts through `screens`.
+    func run(expected: [ExpectedValue], screens: ScreenCache?) -> CellOutcome {
         let compiled: Compiled
         do {
-            compiled = try compile()
+            compiled = try compile(screens: screens)
         } catch {
             return CellOutcome(key: key, status: .error, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
                                message: error.description)

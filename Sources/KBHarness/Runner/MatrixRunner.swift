@@ -444,22 +444,24 @@ public enum MatrixRunner {
         }
     }
 
-    /// The correctness phase of a batch on `options.jobs` threads. Each thread takes every jobs-th cell and
-    /// writes only its own slots, so the result is in cell order and identical for any number of jobs.
+    /// The correctness phase of a batch on `options.jobs` threads. Each thread takes a contiguous share of the
+    /// cells and writes only its own slots, so the result is in cell order and identical for any number of jobs.
     static func evaluate(_ batch: [PlannedCell], definitions: [String: ScenarioDefinitions], options: RunOptions,
                          progress: (done: Int, total: Int) = (0, 0)) -> [EvaluatedCell] {
         let slots = Slots<EvaluatedCell>(count: batch.count)
         let jobs = max(1, min(options.jobs, batch.count))
         let finished = Counter(progress.done)
         let work: @Sendable (Int) -> Void = { worker in
-            var index = worker
-            while index < batch.count {
+            // Each thread takes a contiguous range, so consecutive keyboards of a scenario and device share
+            // the thread's screen cache.
+            let screens = ScreenCache()
+            for index in (worker * batch.count / jobs)..<((worker + 1) * batch.count / jobs) {
                 let cell = batch[index]
-                let outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options)
+                let outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options,
+                                       screens: screens)
                 let state = outcome.stateJSON
                 slots[index] = EvaluatedCell(outcome: outcome, state: state, stateHash: DefinitionHash.fnv1a64(state))
                 if let report = options.progress { report(finished.increment(), progress.total) }
-                index += jobs
             }
         }
         if jobs == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: jobs, execute: work) }
@@ -468,13 +470,14 @@ public enum MatrixRunner {
 
     /// Runs a cell, and again up to `options.retries` times while it fails or errors; a cell that fails
     /// and then passes is `flaky`.
-    static func attempts(_ cell: PlannedCell, expected: [ExpectedValue], options: RunOptions) -> CellOutcome {
+    static func attempts(_ cell: PlannedCell, expected: [ExpectedValue], options: RunOptions,
+                         screens: ScreenCache? = nil) -> CellOutcome {
         guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else {
             return CellOutcome(key: cell.key, status: .error, steps: [], mismatches: [], minGap: nil,
                                maxOcclusion: nil, message: "unknown strategy '\(cell.key.strategy)'")
         }
         func attempt(_ number: Int) -> CellOutcome {
-            options.attempt?(runner, expected, number) ?? runner.run(expected: expected)
+            options.attempt?(runner, expected, number) ?? runner.run(expected: expected, screens: screens)
         }
         let first = attempt(1)
         var outcome = first

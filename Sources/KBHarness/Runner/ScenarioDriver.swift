@@ -17,10 +17,13 @@ struct ScenarioDriver {
     let keyboardKind: KeyboardKind
     /// The orientation the cell starts in.
     let cellOrientation: Orientation
+    /// Screens already resolved for this scenario and device, shared with the cell's other keyboards.
+    var screens: ScreenCache? = nil
 
     /// The compiled steps and the screen the cell starts on.
     func compile() throws(ScenarioFileError) -> (initial: ResolvedScreen, steps: [CompiledStep]) {
-        var state = try State(scenario: scenario, device: device, orientation: cellOrientation, kind: keyboardKind)
+        var state = try State(scenario: scenario, device: device, orientation: cellOrientation, kind: keyboardKind,
+                              cache: screens)
         let initial = state.resolved
         var steps: [CompiledStep] = []
         steps.reserveCapacity(scenario.steps.count)
@@ -41,14 +44,24 @@ struct ScenarioDriver {
         var focused: NodeID?
         var keyboardUp = false
         var keyboardFrame: Rect?
+        let cache: ScreenCache?
 
-        init(scenario: Scenario, device: DeviceProfile, orientation: Orientation, kind: KeyboardKind) throws(ScenarioFileError) {
+        init(scenario: Scenario, device: DeviceProfile, orientation: Orientation, kind: KeyboardKind,
+             cache: ScreenCache?) throws(ScenarioFileError) {
             self.scenario = scenario
             self.device = device
             self.orientation = orientation
             self.kind = kind
-            resolved = try scenario.resolve(on: device, orientation: orientation)
+            self.cache = cache
+            resolved = try State.resolve(scenario, on: device, orientation: orientation, cache: cache)
             screens[orientation] = resolved
+        }
+
+        /// The screen in `orientation`, through the cache when there is one.
+        static func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation,
+                            cache: ScreenCache?) throws(ScenarioFileError) -> ResolvedScreen {
+            if let cache { return try cache.resolve(scenario, on: device, orientation: orientation) }
+            return try scenario.resolve(on: device, orientation: orientation)
         }
 
         mutating func compile(_ located: Located<ScenarioStep>) throws(ScenarioFileError) -> CompiledStep {
@@ -93,7 +106,7 @@ struct ScenarioDriver {
                 action = "rotate \(newOrientation.rawValue)"
                 guard newOrientation != orientation else { break }
                 if screens[newOrientation] == nil {
-                    screens[newOrientation] = try scenario.resolve(on: device, orientation: newOrientation)
+                    screens[newOrientation] = try State.resolve(scenario, on: device, orientation: newOrientation, cache: cache)
                 }
                 orientation = newOrientation
                 resolved = screens[newOrientation]!
@@ -162,6 +175,35 @@ struct ScenarioDriver {
                 .keyboard(KeyboardNotification(kind: .didChangeFrame, beginFrame: begin, endFrame: frame)),
                 .keyboard(KeyboardNotification(kind: did, beginFrame: begin, endFrame: frame)),
             ]
+        }
+    }
+}
+
+/// The resolved screens of the last scenario and device a thread compiled. A scenario's cells come device
+/// by device, orientation by orientation, keyboard by keyboard, so its keyboards (and a rotation's second
+/// orientation) reuse one layout instead of resolving it again. Used by one thread at a time.
+final class ScreenCache {
+    private var owner: (scenario: String, device: String)?
+    private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
+
+    /// An empty cache.
+    init() {}
+
+    /// `scenario` resolved on `device` in `orientation`, resolved once per scenario, device and orientation.
+    func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
+        -> ResolvedScreen {
+        if owner?.scenario != scenario.key || owner?.device != device.key {
+            owner = (scenario.key, device.key)
+            screens = [:]
+        }
+        if let cached = screens[orientation] { return try cached.get() }
+        do {
+            let screen = try scenario.resolve(on: device, orientation: orientation)
+            screens[orientation] = .success(screen)
+            return screen
+        } catch {
+            screens[orientation] = .failure(error)
+            throw error
         }
     }
 }
