@@ -18,12 +18,16 @@ public struct OpenOptions: Sendable, Equatable {
     /// Read-only without locks, `-wal` or `-shm` files (`immutable=1`): for inspecting a file that must not
     /// change, and that no other connection is writing (its write-ahead log would be ignored).
     public var immutable: Bool
+    /// The page size of a file this connection creates (nil: SQLite's default, 4096); existing files keep theirs.
+    public var pageSizeForNewFiles: Int?
 
     /// Creates options; the defaults are read-write+create, a 5000 ms busy timeout and a normal open.
-    public init(mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5000, immutable: Bool = false) {
+    public init(mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5000, immutable: Bool = false,
+                pageSizeForNewFiles: Int? = nil) {
         self.mode = mode
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.immutable = immutable
+        self.pageSizeForNewFiles = pageSizeForNewFiles
     }
 
     /// Read-write, create if missing, 5000 ms busy timeout.
@@ -83,6 +87,10 @@ public final class Database {
             if options.mode != .readOnly && !options.immutable {
                 try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
                 if !isInMemoryOrTemporary {
+                    // A page size is only chosen before the first page exists (WAL mode fixes it after).
+                    if let pageSize = options.pageSizeForNewFiles, try scalarInt("PRAGMA page_count") == 0 {
+                        try execute("PRAGMA page_size = \(pageSize)")
+                    }
                     // Must run outside any transaction; a no-op when the file is already in WAL mode.
                     try execute("PRAGMA journal_mode = WAL")
                 }

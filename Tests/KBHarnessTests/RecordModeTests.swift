@@ -224,6 +224,18 @@ import KBSQLite
         #expect(flips == [["5", "3", "2", "2", "fail"]])
     }
 
+    @Test func storedDefinitionHashesAreTheHashesOfTheStoredDefinitions() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("kb.sqlite"), scenarios: scenariosDirectory)
+        defer { store.close() }
+        let stored = try store.loadLibrary()
+        #expect(stored.scenarioHashes.count == stored.library.scenarios.count)
+        for scenario in stored.library.scenarios {
+            #expect(stored.scenarioHashes[scenario.key] == scenario.definitionHash, "\(scenario.key)")
+        }
+    }
+
     @Test func aSharedScreenCacheGivesTheStatesOfResolvingEveryCell() throws {
         let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let cells = try MatrixRunner.plan(library, selection: RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"]))

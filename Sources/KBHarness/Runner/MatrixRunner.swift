@@ -280,6 +280,8 @@ public enum MatrixRunner {
             batches = .streaming(matrix, size: batchSize)
         }
         let runID = try store.beginRun(metadata)
+        let checkpointer = Checkpointer(store)
+        defer { checkpointer?.stop() }
         do {
             let environment = TimingEnvironment(metadata)
             var counts = RunCounts()

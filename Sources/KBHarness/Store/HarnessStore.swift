@@ -56,7 +56,9 @@ public final class HarnessStore {
         }
         let database: Database
         do {
-            database = try Database(path: path)
+            // A result row carries 2–7 KB of per-step state: 16 KB pages keep it on its leaf page, where
+            // 4 KB pages would spill most rows into overflow pages.
+            database = try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384))
         } catch let error as SQLiteError {
             throw HarnessStore.map(error, path: path, creating: !exists)
         }

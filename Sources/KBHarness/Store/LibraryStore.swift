@@ -1,3 +1,4 @@
+import Foundation
 import KBSQLite
 
 /// The definitions stored in the database, parsed back, with their row ids.
@@ -22,6 +23,8 @@ extension HarnessStore {
         var deviceIDs: [String: Int64] = [:]
         var scenarios: [Scenario] = []
         var scenarioIDs: [String: Int64] = [:]
+        // Import stored each definition's hash; recomputing it means encoding every scenario again.
+        var storedHashes: [String: String] = [:]
         do {
             let deviceRows = try database.prepare("SELECT id, key, definition, source_file, source_line FROM device ORDER BY id")
             try deviceRows.forEachRow { row in
@@ -34,13 +37,30 @@ extension HarnessStore {
                 devices += parsed
                 deviceIDs[key] = row.int64(0)
             }
-            let scenarioRows = try database.prepare("SELECT id, key, definition, source_file, source_line FROM scenario ORDER BY key")
-            try scenarioRows.forEachRow { row in
-                let key = row.text(1) ?? ""
-                var scenario = try Scenario.parse(row.text(2) ?? "{}", file: "\(path):scenario \(key)")
-                scenario.source = SourceLocation(file: row.text(3) ?? path, line: row.int(4), column: 1)
-                scenarios.append(scenario)
-                scenarioIDs[key] = row.int64(0)
+            let scenarioRows = try database.prepare(
+                "SELECT id, key, definition, source_file, source_line, definition_hash FROM scenario ORDER BY key")
+            let stored = try scenarioRows.mapRows { row in
+                (id: row.int64(0), key: row.text(1) ?? "", definition: row.text(2) ?? "{}",
+                 source: SourceLocation(file: row.text(3) ?? path, line: row.int(4), column: 1), hash: row.text(5) ?? "")
+            }
+            // Parsing is most of the cost of opening a large library, and each definition parses on its own.
+            let parsed = Slots<Result<Scenario, ScenarioLoadError>>(count: stored.count)
+            let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, stored.count))
+            let file = path
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                for index in (thread * stored.count / threads)..<((thread + 1) * stored.count / threads) {
+                    let row = stored[index]
+                    parsed[index] = Result { () throws(ScenarioLoadError) -> Scenario in
+                        var scenario = try Scenario.parse(row.definition, file: "\(file):scenario \(row.key)")
+                        scenario.source = row.source
+                        return scenario
+                    }
+                }
+            }
+            for (row, result) in zip(stored, parsed.values) {
+                scenarios.append(try result.get())
+                scenarioIDs[row.key] = row.id
+                storedHashes[row.key] = row.hash
             }
         } catch let error as ScenarioLoadError {
             throw HarnessError(.data, "\(path): a stored definition no longer parses (written by another kbharness version?): \(error)")
@@ -49,7 +69,7 @@ extension HarnessStore {
             // Layouts were checked at import; a run reports a layout that fails as an error cell.
             let library = try ScenarioLibrary(devices: devices, scenarios: scenarios, checkLayouts: false)
             let hashes = Dictionary(uniqueKeysWithValues: library.devices.map { ($0.key, $0.definitionHash) })
-            let scenarioHashes = Dictionary(uniqueKeysWithValues: library.scenarios.map { ($0.key, $0.definitionHash) })
+            let scenarioHashes = storedHashes
             return StoredLibrary(library: library, scenarioIDs: scenarioIDs, deviceIDs: deviceIDs, deviceHashes: hashes,
                                  scenarioHashes: scenarioHashes)
         } catch {

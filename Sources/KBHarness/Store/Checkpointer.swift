@@ -1,0 +1,50 @@
+import Foundation
+import KBSQLite
+
+/// Copies a database's write-ahead log into the database file on a thread of its own while a run writes.
+///
+/// SQLite's automatic checkpoint runs on the committing thread, so a large run's writer would also copy
+/// every page a second time. While a `Checkpointer` runs, the store's connection does not checkpoint; this
+/// thread's connection does, ten times a second.
+final class Checkpointer: @unchecked Sendable {
+    private let store: HarnessStore
+    private let stopped = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    /// Starts checkpointing `store`'s file; nil for a database without a file (nothing to gain).
+    init?(_ store: HarnessStore) {
+        guard FileManager.default.fileExists(atPath: store.path) else { return nil }
+        self.store = store
+        try? store.database.execute("PRAGMA wal_autocheckpoint = 0")
+        let stopped = self.stopped, finished = self.finished, path = store.path
+        let thread = Thread {
+            // The thread's own connection: a connection is used by one thread at a time.
+            let connection = try? Database(path: path)
+            var rounds = 0
+            while stopped.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                rounds += 1
+                // Passive rounds copy pages without blocking the writer, but a writer that never pauses
+                // keeps the log from being reused; every second a RESTART round finishes the copy, briefly
+                // holding the writer, so the log starts over instead of growing with the run.
+                try? connection?.execute(rounds % 10 == 0 ? "PRAGMA wal_checkpoint(RESTART)" : "PRAGMA wal_checkpoint(PASSIVE)")
+            }
+            connection?.close()
+            finished.signal()
+        }
+        thread.name = "kbharness checkpointer"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread and gives checkpointing back to the store's connection.
+    func stop() {
+        guard thread != nil else { return }
+        thread = nil
+        stopped.signal()
+        finished.wait()
+        try? store.database.execute("PRAGMA wal_autocheckpoint = 1000")
+    }
+
+    deinit { stop() }
+}
