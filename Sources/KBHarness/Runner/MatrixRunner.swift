@@ -344,6 +344,7 @@ public enum MatrixRunner {
                                               regressions: [])
                     record.regressions = findRegressions(record, previous: scenario.previous[cell.key.text],
                                                          environment: environment, options: options)
+                    record.replacesReference = scenario.references[cell.key.text] != nil
                     records.append(record)
                 }
                 let pending = try store.writeResults(runID, records, recordMode: options.record)

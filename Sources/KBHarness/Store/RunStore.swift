@@ -116,6 +116,8 @@ public struct ResultRecord: Sendable {
     public var timing: TimingSummary?
     /// Regressions found for the cell.
     public var regressions: [RegressionRecord]
+    /// Whether the cell had a reference when the run started, which a recorded one replaces.
+    public var replacesReference = false
 }
 
 /// The latest stored result of a cell in an earlier complete run.
@@ -283,8 +285,10 @@ extension HarnessStore {
         let supersedeReference = try database.prepare("""
             UPDATE cell_reference SET superseded_at = ? WHERE cell = ? AND superseded_at IS NULL
             """, persistent: true)
+        // A cell's first reference needs no UPDATE; should another run have recorded one meanwhile, that
+        // one stays (OR IGNORE: the current-reference index allows one per cell).
         let insertReference = try database.prepare("""
-            INSERT INTO cell_reference (scenario_id, cell, result_id, state_hash, origin, mode, created_at)
+            INSERT OR IGNORE INTO cell_reference (scenario_id, cell, result_id, state_hash, origin, mode, created_at)
             VALUES (?, ?, ?, ?, 'record', ?, ?)
             """, persistent: true)
         let now = Timestamp.now()
@@ -318,8 +322,10 @@ extension HarnessStore {
             try insertResult.withBoundText(12, record.stateJSON) { try insertResult.execute() }
             let resultID = database.lastInsertRowID
             if outcome.reference == .recorded {
-                try supersedeReference.bind([.text(now), .text(cell)])
-                try supersedeReference.execute()
+                if record.replacesReference {
+                    try supersedeReference.bind([.text(now), .text(cell)])
+                    try supersedeReference.execute()
+                }
                 try insertReference.bind([.integer(record.scenarioID), .text(cell), .integer(resultID),
                                           .text(record.stateHash), .text(recordMode.rawValue), .text(now)])
                 try insertReference.execute()
