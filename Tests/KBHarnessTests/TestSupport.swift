@@ -18,7 +18,15 @@ let starterScenarioFiles = [
 /// A fixed library for integration tests: the shipped devices and the six starter scenarios, copied
 /// once per test process, so counts in those tests do not move each time `Scenarios/` grows.
 let starterLibraryDirectory: String = {
-    let directory = FileManager.default.temporaryDirectory
+    let temporary = FileManager.default.temporaryDirectory
+    // Swift Testing has no end-of-process hook to remove the copy, so each test process removes the copies
+    // of earlier processes that are gone (the pid is in the name) before making its own.
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] {
+        guard let match = name.wholeMatch(of: /kbharness-starter-(\d+)-.*/), let pid = Int32(match.1),
+              kill(pid, 0) != 0 && errno == ESRCH else { continue }
+        try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+    }
+    let directory = temporary
         .appendingPathComponent("kbharness-starter-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     do {
         for file in ["devices.yaml"] + starterScenarioFiles {
