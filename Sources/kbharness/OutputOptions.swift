@@ -29,8 +29,8 @@ struct OutputOptions: ParsableArguments {
 
     /// Whether a requested report lists every cell, so the run must keep every outcome in memory.
     var needsEveryOutcome: Bool {
-        format == .json || junit != nil || markdown != nil
-            || ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"].map { !$0.isEmpty } == true
+        let files = self.files
+        return format == .json || files.junitPath != nil || files.markdownPath != nil || files.stepSummaryPath != nil
     }
 
     /// The files to write, with the process environment (for `GITHUB_STEP_SUMMARY`).

@@ -263,7 +263,7 @@ struct Palette {
 /// The end of a run on standard output: failing cells, a table of regressions, the closing line.
 enum RunSummaryPrinter {
     static func print(_ report: RunReport, palette: Palette, limit: Int = 20) {
-        let failing = report.outcomes.filter { !$0.status.held || ($0.status == .new && report.recordMode == .never) }
+        let failing = report.outcomes.filter { $0.status.fails(newFails: report.counts.newFails) }
         let failingCount = report.failed
         if failingCount > 0 {
             Swift.print("failing cells (\(failingCount)):")

@@ -17,14 +17,7 @@ enum RawInsertReference {
         for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL", "PRAGMA journal_mode = WAL"] {
             sqlite3_exec(db, pragma, nil, nil, nil)
         }
-        let sql = """
-            INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
-                                scenario_hash, device_hash, status, steps, state, state_hash,
-                                failed_invariants, failed_expectations, min_gap, max_occlusion, message,
-                                known_failures, covered_steps, above_guide_steps, not_restored_steps,
-                                attempts, reference)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
+        let sql = HarnessStore.insertResultSQL
         var statement: OpaquePointer?
         let clock = ContinuousClock()
         let start = clock.now

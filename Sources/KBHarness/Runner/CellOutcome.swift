@@ -54,6 +54,9 @@ public enum CellStatus: String, Sendable, Codable {
 
     /// Whether the cell's correctness held (pass, flaky, new): what "passed before" means for regressions.
     public var held: Bool { self == .pass || self == .flaky || self == .new }
+
+    /// Whether the cell fails the run: it did not hold, or it is new and new cells fail (`--record never`).
+    public func fails(newFails: Bool) -> Bool { !held || (self == .new && newFails) }
 }
 
 /// An expected value that did not match.

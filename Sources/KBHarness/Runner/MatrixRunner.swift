@@ -157,12 +157,6 @@ public struct RunCounts: Sendable, Equatable {
             }
         }
     }
-
-    /// Counts a `ResultRecord` as written by `HarnessStore.completeRun`.
-    mutating func add(_ record: ResultRecord, recordMode: RecordMode) {
-        newFails = recordMode == .never
-        add(record.outcome, regressions: record.regressions)
-    }
 }
 
 /// What a run found, for the closing line and the exit code.
@@ -357,8 +351,8 @@ public enum MatrixRunner {
                 }
                 for record in records {
                     counts.add(record.outcome, regressions: record.regressions)
-                    let keep = options.retainOutcomes || (!record.outcome.status.held || (counts.newFails && record.outcome.status == .new))
-                    if keep && (options.retainOutcomes || outcomes.count < RunReport.retainedLimit) {
+                    if options.retainOutcomes
+                        || (record.outcome.status.fails(newFails: counts.newFails) && outcomes.count < RunReport.retainedLimit) {
                         outcomes.append(record.outcome)
                     }
                     for regression in record.regressions
@@ -523,8 +517,10 @@ public enum MatrixRunner {
         }
         outcome.referenceMismatches = differences
         outcome.reference = mode == .failed || mode == .all ? .recorded : .mismatch
-        if outcome.status.held { outcome.status = .fail }
-        if outcome.message == nil || outcome.message?.hasPrefix("known issue") == true || outcome.message?.hasPrefix("flaky") == true {
+        // A cell that held until now has no failure to tell (at most a known issue's note or a flaky retry's):
+        // the reference difference becomes its message. A failing cell keeps its first failure.
+        if outcome.status.held {
+            outcome.status = .fail
             let redefined = reference.scenarioHash != definitionHashes.scenario || reference.deviceHash != definitionHashes.device
             outcome.message = "differs from the reference of run \(reference.runUUID): \(differences[0].summary)"
                 + (differences.count > 1 ? " (+\(differences.count - 1) more)" : "")

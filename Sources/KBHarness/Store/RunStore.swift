@@ -210,7 +210,7 @@ extension HarnessStore {
         try write {
             _ = try insertResults(runID, results, recordMode: .missing)
             var counts = RunCounts()
-            for record in results { counts.add(record, recordMode: .missing) }
+            for record in results { counts.add(record.outcome, regressions: record.regressions) }
             try markComplete(runID, counts: counts, durationMilliseconds: durationMilliseconds)
         }
     }
@@ -260,17 +260,20 @@ extension HarnessStore {
         try finish.execute()
     }
 
+    /// One `result` row; the raw C-API benchmark reference binds the same statement.
+    static let insertResultSQL = """
+        INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
+                            scenario_hash, device_hash, status, steps, state, state_hash,
+                            failed_invariants, failed_expectations, min_gap, max_occlusion, message,
+                            known_failures, covered_steps, above_guide_steps, not_restored_steps,
+                            attempts, reference)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
     /// The inserts of `writeResults`, inside the caller's transaction.
     private func insertResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode) throws
         -> [(record: Int, regression: Int, rowID: Int64)] {
-        let insertResult = try database.prepare("""
-            INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
-                                scenario_hash, device_hash, status, steps, state, state_hash,
-                                failed_invariants, failed_expectations, min_gap, max_occlusion, message,
-                                known_failures, covered_steps, above_guide_steps, not_restored_steps,
-                                attempts, reference)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, persistent: true)
+        let insertResult = try database.prepare(HarnessStore.insertResultSQL, persistent: true)
         let insertTiming = try database.prepare("""
             INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
