@@ -246,9 +246,9 @@ import KBSQLite
 
     // MARK: - Headless Chromium
 
-    @Test(.enabled(if: Chromium.shouldRun, "chromium is not installed (set CI to require it)"))
+    @Test(.enabled(if: ExternalTool.chromium.shouldRun, "chromium is not installed (set CI to require it)"))
     func chromiumShowsTheFilteredRegressionsAndRendersAScreenshot() throws {
-        let chromium = try Chromium.executable()
+        let chromium = try ExternalTool.chromium.executable()
         let project = try project()
         defer { project.scratch.remove() }
         let directory = try writeReport(project)
@@ -307,61 +307,11 @@ import KBSQLite
 
 /// Headless Chromium as a bounded child process.
 enum Chromium {
-    static let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-
-    /// Runs when chromium is installed, and always under CI (where a missing browser is a failure).
-    static var shouldRun: Bool {
-        ProcessInfo.processInfo.environment["CI"] != nil || candidates.contains { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// The browser, or a failure naming the package to install.
-    static func executable() throws -> URL {
-        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw TestFailure("chromium is not installed (apt-get install chromium); CI requires it for the HTML report test")
-        }
-        return URL(fileURLWithPath: path)
-    }
-
     /// Runs headless Chromium with a private profile; killed after `limit` seconds so it never hangs the suite.
     static func run(_ executable: URL, _ arguments: [String], scratch: Scratch, limit: Double = 60) throws -> ProcessResult {
         let profile = scratch.file("chromium-profile-\(UUID().uuidString)")
         let all = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                    "--user-data-dir=\(profile)"] + arguments
-        return try BoundedProcess.run(executable, all, limit: limit)
-    }
-}
-
-/// A child process with a time limit; output goes through files so a chatty child never blocks.
-enum BoundedProcess {
-    static func run(_ executable: URL, _ arguments: [String], limit: Double) throws -> ProcessResult {
-        let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("kbharness-bounded-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: outputs) }
-        let outURL = outputs.appendingPathComponent("stdout"), errURL = outputs.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = childEnvironment()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        if finished.wait(timeout: .now() + limit) == .timedOut {
-            process.terminate()
-            if finished.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL); finished.wait() }
-            try? out.close()
-            try? err.close()
-            throw TestFailure("\(executable.lastPathComponent) did not finish within \(Int(limit)) s and was stopped: \(arguments)")
-        }
-        try out.close()
-        try err.close()
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return try runProcess(executable, all, environment: childEnvironment(), timeLimit: limit)
     }
 }

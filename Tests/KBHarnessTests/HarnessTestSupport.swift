@@ -175,8 +175,9 @@ struct ProcessResult {
 }
 
 /// Runs `executable` to completion; output goes through files, so a chatty child never blocks on a pipe.
+/// With `timeLimit`, a child still running after that many seconds is stopped and the call fails.
 func runProcess(_ executable: URL, _ arguments: [String], in directory: String? = nil,
-                environment: [String: String]? = nil) throws -> ProcessResult {
+                environment: [String: String]? = nil, timeLimit: Double? = nil) throws -> ProcessResult {
     let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("kbharness-htest-out-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: outputs) }
@@ -192,8 +193,16 @@ func runProcess(_ executable: URL, _ arguments: [String], in directory: String? 
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
+    let finished = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in finished.signal() }
     try process.run()
-    process.waitUntilExit()
+    if finished.wait(timeout: timeLimit.map { .now() + $0 } ?? .distantFuture) == .timedOut {
+        process.terminate()
+        if finished.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL); finished.wait() }
+        try? out.close()
+        try? err.close()
+        throw TestFailure("\(executable.lastPathComponent) did not finish within \(Int(timeLimit ?? 0)) s and was stopped: \(arguments)")
+    }
     try out.close()
     try err.close()
     return ProcessResult(status: process.terminationStatus,
@@ -411,4 +420,35 @@ func contentDump(_ path: String) throws -> [String] {
         lines += try db.textRows("SELECT * FROM \"\(table[1])\"").map { "\(table[1]): " + $0.joined(separator: "|") }.sorted()
     }
     return lines
+}
+
+/// A command-line tool some tests need: they run whenever it is installed, and always under CI, where its
+/// absence is a failure rather than a skip.
+struct ExternalTool {
+    /// Where it may be installed.
+    let candidates: [String]
+    /// The failure when it is missing, naming the package to install.
+    let missing: String
+
+    /// Headless Chromium, for the HTML report.
+    static let chromium = ExternalTool(
+        candidates: ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"],
+        missing: "chromium is not installed (apt-get install chromium); CI requires it for the HTML report test")
+    /// xmllint (Debian package libxml2-utils), for the JUnit schema.
+    static let xmllint = ExternalTool(
+        candidates: ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"],
+        missing: "xmllint is not installed (apt-get install libxml2-utils); CI requires it for the JUnit schema test")
+
+    /// Whether the tests that need it run: when it is installed, and always under CI.
+    var shouldRun: Bool {
+        ProcessInfo.processInfo.environment["CI"] != nil || candidates.contains { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The tool, or a failure naming the package to install.
+    func executable() throws -> URL {
+        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw TestFailure(missing)
+        }
+        return URL(fileURLWithPath: path)
+    }
 }

@@ -11,10 +11,10 @@ import Testing
 
     /// `xmllint --noout --schema junit.xsd FILE`.
     private func validate(_ file: String) throws -> ProcessResult {
-        try runProcess(try XMLLint.executable(), ["--noout", "--schema", Self.schema, file], environment: childEnvironment())
+        try runProcess(try ExternalTool.xmllint.executable(), ["--noout", "--schema", Self.schema, file], environment: childEnvironment())
     }
 
-    @Test(.enabled(if: XMLLint.shouldRun, "xmllint is not installed (set CI to require it)"))
+    @Test(.enabled(if: ExternalTool.xmllint.shouldRun, "xmllint is not installed (set CI to require it)"))
     func junitOfRealRunsWithFailuresAndWithOnlyPassesValidates() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -46,7 +46,7 @@ import Testing
         #expect(failingCheck.stderr.contains("validates"))
     }
 
-    @Test(.enabled(if: XMLLint.shouldRun, "xmllint is not installed (set CI to require it)"))
+    @Test(.enabled(if: ExternalTool.xmllint.shouldRun, "xmllint is not installed (set CI to require it)"))
     func junitWithAnErrorCellAndHostileTextValidates() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -109,7 +109,7 @@ import Testing
         """
     }
 
-    @Test(.enabled(if: XMLLint.shouldRun, "xmllint is not installed (set CI to require it)"))
+    @Test(.enabled(if: ExternalTool.xmllint.shouldRun, "xmllint is not installed (set CI to require it)"))
     func theSchemaRejectsBrokenDocumentsAndAcceptsTheirRepair() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -128,23 +128,5 @@ import Testing
             """))
         let check = try validate(repaired)
         #expect(check.status == 0, "\(check.stderr)")
-    }
-}
-
-/// The `xmllint` command-line tool (Debian package libxml2-utils).
-enum XMLLint {
-    static let candidates = ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"]
-
-    /// Runs when xmllint is installed, and always under CI (where a missing tool is a failure).
-    static var shouldRun: Bool {
-        ProcessInfo.processInfo.environment["CI"] != nil || candidates.contains { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// The tool, or a failure naming the package to install.
-    static func executable() throws -> URL {
-        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw TestFailure("xmllint is not installed (apt-get install libxml2-utils); CI requires it for the JUnit schema test")
-        }
-        return URL(fileURLWithPath: path)
     }
 }

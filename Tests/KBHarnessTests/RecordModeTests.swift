@@ -43,10 +43,10 @@ import KBSQLite
 
     /// Validates a JUnit document against Schemas/junit.xsd when xmllint runs here (always on CI).
     func expectValidJUnit(_ xml: String, _ scratch: Scratch) throws {
-        guard XMLLint.shouldRun else { return }
+        guard ExternalTool.xmllint.shouldRun else { return }
         let file = try scratch.write("junit-\(UUID().uuidString).xml", xml)
         let schema = packageRoot.appendingPathComponent("Tests/KBHarnessTests/Schemas/junit.xsd").path
-        let check = try runProcess(try XMLLint.executable(), ["--noout", "--schema", schema, file], environment: childEnvironment())
+        let check = try runProcess(try ExternalTool.xmllint.executable(), ["--noout", "--schema", schema, file], environment: childEnvironment())
         #expect(check.status == 0, "\(check.stderr)")
     }
 
