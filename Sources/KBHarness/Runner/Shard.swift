@@ -95,15 +95,8 @@ public enum ShardPlanner {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
-    /// 64-bit FNV-1a of the key's UTF-8 bytes: the same on every machine, unlike Swift's seeded `Hasher`.
-    static func fnv1a(of key: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+    /// 64-bit FNV-1a of the key, the definition hash's function: the same on every machine.
+    static func fnv1a(of key: String) -> UInt64 { DefinitionHash.fnv1a64Value(key) }
 }
 
 extension HarnessStore {

@@ -113,12 +113,17 @@ public enum CanonicalJSON: Hashable, Sendable {
 public enum DefinitionHash {
     /// 64-bit FNV-1a of the UTF-8 bytes, as 16 lower-case hex digits.
     public static func fnv1a64(_ text: String) -> String {
+        let hex = String(fnv1a64Value(text), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// 64-bit FNV-1a of the UTF-8 bytes: the same on every machine, unlike Swift's seeded `Hasher`.
+    public static func fnv1a64Value(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash
     }
 }
