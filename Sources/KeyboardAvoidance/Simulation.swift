@@ -213,5 +213,5 @@ extension World {
 /// Facts about this engine build.
 public enum EngineInfo {
     /// Engine version, recorded with every run; bump it when avoidance results may change.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 }

@@ -63,6 +63,19 @@ public enum ViewKind: String, CaseIterable, Sendable, Codable {
     @inlinable public var isCell: Bool { self == .tableCell || self == .collectionCell }
 }
 
+/// `UIScrollView.ContentInsetAdjustmentBehavior`: which safe-area edges UIKit adds to `contentInset`.
+public enum ContentInsetAdjustmentBehavior: String, CaseIterable, Sendable, Codable {
+    /// UIKit's default: `scrollableAxes`, and the vertical axis always when the scroll view is the root
+    /// view of a controller shown by a navigation or tab bar controller.
+    case automatic
+    /// Only the axes that scroll: content larger than the bounds, or `alwaysBounce…` on.
+    case scrollableAxes
+    /// Never: `adjustedContentInset == contentInset`.
+    case never
+    /// Always, on both axes.
+    case always
+}
+
 /// A per-view switch with a "follow the class rules" default (IQEnableMode).
 public enum EnableMode: String, CaseIterable, Sendable, Codable {
     /// Follow the enabled/disabled class rules.
@@ -112,10 +125,15 @@ public struct ViewNode: Sendable, Equatable {
     public var isEnabled = true
     /// `tag`.
     public var tag = 0
-    /// `safeAreaInsets`.
+    /// `safeAreaInsets` as laid out. Only a controller's root view's value is read: it fixes, in window
+    /// coordinates, the safe area its controller offers (window, bars, `additionalSafeAreaInsets`).
+    /// Every view's live insets come from `Screen.safeAreaInsets(of:)`, recomputed from where it is now.
     public var safeAreaInsets = EdgeInsets.zero
-    /// `directionalLayoutMargins` (left = leading, right = trailing); read for view-controller root views.
+    /// `directionalLayoutMargins` (left = leading, right = trailing) as laid out, safe area included;
+    /// `Screen.layoutMargins(of:)` gives the live value.
     public var layoutMargins = EdgeInsets.zero
+    /// `insetsLayoutMarginsFromSafeArea`: the margins include the safe area (UIKit's default).
+    public var insetsLayoutMarginsFromSafeArea = true
 
     /// `contentOffset`, which is also the scroll view's `bounds.origin`.
     public var contentOffset = Point.zero
@@ -123,6 +141,14 @@ public struct ViewNode: Sendable, Equatable {
     public var contentSize = Size.zero
     /// `contentInset` as set by the app (UIKit's safe-area part lives in `adjustedContentInset`).
     public var contentInset = EdgeInsets.zero
+    /// `contentInsetAdjustmentBehavior`.
+    public var contentInsetAdjustmentBehavior = ContentInsetAdjustmentBehavior.automatic
+    /// `alwaysBounceVertical`; UIKit turns it on for table views, which makes them vertically scrollable.
+    public var alwaysBounceVertical = false
+    /// `alwaysBounceHorizontal`.
+    public var alwaysBounceHorizontal = false
+    /// `automaticallyAdjustsScrollIndicatorInsets`: the indicators also keep out of the safe area.
+    public var automaticallyAdjustsScrollIndicatorInsets = true
     /// `verticalScrollIndicatorInsets`.
     public var verticalScrollIndicatorInsets = EdgeInsets.zero
     /// `horizontalScrollIndicatorInsets`.
@@ -166,6 +192,7 @@ public struct ViewNode: Sendable, Equatable {
         self.kind = kind
         self.parent = parent
         self.frame = frame
+        self.alwaysBounceVertical = kind == .tableView
     }
 
     /// `bounds.origin`: the content offset for scroll views, zero otherwise.

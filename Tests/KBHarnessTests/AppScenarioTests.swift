@@ -125,7 +125,7 @@ private func runCell(_ library: ScenarioLibrary, _ scenarioKey: String, device: 
         }
         // Bars and containers.
         require(["field-under-bar"], "scrolled, with Previous onto a field under the bar") { s in
-            views(of: s).contains { ($0.view.scroll?.contentOffset.y ?? 0) > 0 } && steps(of: s).contains(.previous)
+            views(of: s).contains { ($0.view.scroll?.contentOffset?.y ?? 0) > 0 } && steps(of: s).contains(.previous)
         }
         require(["hidden-navigation-bar"], "with the bar hidden") { $0.navigationBar.isHidden }
         require(["large-title"], "with a large title") { $0.navigationBar.isLargeTitle }

@@ -17,19 +17,31 @@ fileprivate let docked = Rect(0, 508, 390, 336)
 /// The same keyboard slid below the screen (the end frame of a hide).
 fileprivate let offScreen = Rect(0, 844, 390, 336)
 
-fileprivate extension TPOptions {
-    /// `contentInsetAdjustmentBehavior = .never`, as in examples 1 and 2.
-    static var never: TPOptions {
-        var options = TPOptions()
-        options.contentInsetAdjustment = .never
-        return options
+/// The `contentInsetAdjustmentBehavior` every scroll view of a test screen gets.
+fileprivate enum Adjustment {
+    /// `.never`, as in examples 1 and 2.
+    case never
+    /// UIKit's default, `.automatic`.
+    case automatic
+}
+
+fileprivate extension Screen {
+    /// The same screen with every scroll view on `.never`.
+    func neverAdjusting() -> Screen {
+        var copy = self
+        for index in copy.nodes.indices where copy.nodes[index].kind.isScrollView {
+            copy.nodes[index].contentInsetAdjustmentBehavior = .never
+        }
+        return copy
     }
 }
 
 fileprivate extension Fixture {
     /// Starts TPKeyboardAvoiding on this screen.
-    func tpSimulation(_ options: TPOptions = TPOptions()) throws -> Simulation {
-        Simulation(screen: try build(), strategy: .tpKeyboardAvoiding(options))
+    func tpSimulation(_ adjustment: Adjustment = .automatic, options: TPOptions = TPOptions()) throws -> Simulation {
+        let screen = try build()
+        return Simulation(screen: adjustment == .never ? screen.neverAdjusting() : screen,
+                          strategy: .tpKeyboardAvoiding(options))
     }
 }
 
@@ -109,7 +121,7 @@ struct TPKeyboardAvoidingTests {
         // Step 3: H = 844 − 0 − 336 = 508.
         #expect(sim.viewableHeight(scroll) == 508)
         // Step 4: padding max((508 − 20)/2, 20) = 244, top 0, offset 612 − 244 − 0 = 368.
-        let ideal = TPKeyboardAvoiding.idealOffset(for: field, in: scroll, viewableHeight: 508, options: .never,
+        let ideal = TPKeyboardAvoiding.idealOffset(for: field, in: scroll, viewableHeight: 508, options: TPOptions(),
                                                    screen: sim.screen)
         #expect(ideal.target.minY == 612)
         #expect(ideal.target.height == 20)
@@ -141,7 +153,7 @@ struct TPKeyboardAvoidingTests {
         var sim = try s.tpSimulation(.never)
         sim.apply(.beginEditing(field))
         sim.keyboardChange(from: nil, to: docked)
-        let ideal = TPKeyboardAvoiding.idealOffset(for: field, in: scroll, viewableHeight: 508, options: .never,
+        let ideal = TPKeyboardAvoiding.idealOffset(for: field, in: scroll, viewableHeight: 508, options: TPOptions(),
                                                    screen: sim.screen)
         #expect(ideal.padding == 232)
         #expect(sim.offset(scroll) == 368)
@@ -169,7 +181,7 @@ struct TPKeyboardAvoidingTests {
         // Step 3: H = 670 − 0 − 253 = 417.
         #expect(sim.viewableHeight(scroll) == 417)
         // Step 4: padding (417 − 22)/2 = 197.5; offset 752 − 197.5 − 0 = 554.5.
-        let ideal = TPKeyboardAvoiding.idealOffset(for: textView, in: scroll, viewableHeight: 417, options: .never,
+        let ideal = TPKeyboardAvoiding.idealOffset(for: textView, in: scroll, viewableHeight: 417, options: TPOptions(),
                                                    screen: sim.screen)
         #expect(ideal.target.minY == 752)
         #expect(ideal.padding == 197.5)
@@ -201,7 +213,7 @@ struct TPKeyboardAvoidingTests {
         }
         let field = s.field(Rect(20, 300, 350, 44), in: scroll) { $0.caretRect = Rect(0, 12, 2, 20) }
         var sim = try s.tpSimulation()              // .automatic is the default
-        #expect(sim.tp?.adjustedContentInset(of: scroll, in: sim.screen) == EdgeInsets(top: 47, bottom: 34))
+        #expect(sim.screen.adjustedContentInset(of: scroll) == EdgeInsets(top: 47, bottom: 34))
         sim.apply(.beginEditing(field))
         sim.keyboardChange(from: nil, to: docked)
 
@@ -210,7 +222,7 @@ struct TPKeyboardAvoidingTests {
         #expect(state.keyboardRect == Rect(0, 461, 390, 336))
         // Step 2: bottom 336; UIKit adds the 34-pt home indicator again → adjusted bottom 370.
         #expect(sim.inset(scroll) == EdgeInsets(bottom: 336))
-        let adjusted = try #require(sim.tp?.adjustedContentInset(of: scroll, in: sim.screen))
+        let adjusted = try #require(sim.screen.adjustedContentInset(of: scroll))
         #expect(adjusted.bottom == 370)
         let maximum = try #require(sim.tp?.maximumContentOffsetY(of: scroll, in: sim.screen))
         #expect(maximum == 1526)                    // 2000 + 370 − 844
@@ -475,9 +487,9 @@ struct TPKeyboardAvoidingTests {
         let first = s.scrollView(Rect(0, 0, 390, 400), content: 800)
         let second = s.scrollView(Rect(0, 400, 390, 444), content: 800)
         let field = s.field(Rect(20, 300, 350, 44), in: second)
-        var options = TPOptions.never
+        var options = TPOptions()
         options.scrollViews = .named([s.builder.names[first.index]])
-        var sim = try s.tpSimulation(options)
+        var sim = try s.tpSimulation(.never, options: options)
         sim.apply(.beginEditing(field))
         sim.keyboardChange(from: nil, to: docked)
         // The named view gets its overlap (keyboard 508…844 vs view 0…400: none) and no scroll.
@@ -505,7 +517,7 @@ struct TPKeyboardAvoidingTests {
             .keyboard(KeyboardNotification(kind: .didHide, beginFrame: Rect(0, 464, 390, 380), endFrame: offScreen)),
         ]
         func run() -> Simulation {
-            var sim = Simulation(screen: screen, strategy: .tpKeyboardAvoiding(.never))
+            var sim = Simulation(screen: screen.neverAdjusting(), strategy: .tpKeyboardAvoiding())
             for event in events { sim.apply(event) }
             return sim
         }

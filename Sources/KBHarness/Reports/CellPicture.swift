@@ -81,13 +81,17 @@ public enum CellPicture {
             let after = screen.frameInWindow(focused)
             svg.rect(before, fill: "none", stroke: "#f08c00", width: 1, dash: true)
             svg.rect(after, fill: "none", stroke: "#f08c00", width: 2.5)
-            if let keyboardTop {
-                let gap = keyboardTop - after.maxY
+            if let keyboardTop, let docked = StepObserver.dockedKeyboard(in: world) {
+                // The same measure as the verdict: a scrolling text view is judged by its caret line.
+                let coverage = Coverage(of: focused, in: screen, keyboard: docked)
+                if coverage.isCaret { svg.rect(coverage.target, fill: "#f08c00", stroke: "#f08c00", width: 1) }
+                let judged = coverage.target
+                let gap = keyboardTop - judged.maxY
                 let x = min(after.maxX + 12, size.width - 8)
-                let color = gap < 0 ? "#d62828" : "#2b8a3e"
-                svg.line(from: Point(x: x, y: after.maxY), to: Point(x: x, y: keyboardTop), color: color, width: 2)
-                svg.text(gap < 0 ? "covered \(format(-gap)) pt" : "gap \(format(gap)) pt",
-                         at: Point(x: max(4, x - 70), y: min(after.maxY, keyboardTop) - 4), size: 11, color: color)
+                let color = coverage.occlusion > 0.5 ? "#d62828" : "#2b8a3e"
+                svg.line(from: Point(x: x, y: judged.maxY), to: Point(x: x, y: keyboardTop), color: color, width: 2)
+                svg.text(coverage.occlusion > 0.5 ? "covered \(format(coverage.occlusion)) pt" : "gap \(format(gap)) pt",
+                         at: Point(x: max(4, x - 70), y: min(judged.maxY, keyboardTop) - 4), size: 11, color: color)
             }
         }
 

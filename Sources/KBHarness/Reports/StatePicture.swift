@@ -156,9 +156,10 @@ public enum StatePicture {
                 let gap = metrics["gap"] ?? keyboardTop - maxY
                 let occlusion = metrics["occlusion"] ?? max(0, -gap)
                 let x = width * 0.75
-                let color = gap < 0 ? "#d62828" : "#2b8a3e"
+                // The stored occlusion is the verdict's number (a scrolling text view's caret line).
+                let color = occlusion > 0.5 ? "#d62828" : "#2b8a3e"
                 svg.line(from: Point(x: x, y: maxY), to: Point(x: x, y: keyboardTop), color: color, width: 2)
-                let text = gap < 0 ? "covered \(format(occlusion)) pt (gap \(format(gap)))" : "gap \(format(gap)) pt"
+                let text = occlusion > 0.5 ? "covered \(format(occlusion)) pt (gap \(format(gap)))" : "gap \(format(gap)) pt"
                 svg.text(text, at: Point(x: x - 4, y: min(maxY, keyboardTop) - 4), size: 11, color: color, anchor: "end")
             }
         }

@@ -142,18 +142,12 @@ struct StepObserver {
             metrics.append(("focused.minY", frame.minY))
             metrics.append(("focused.maxY", frame.maxY))
             if let keyboard {
-                let gap = keyboard.minY - frame.maxY
-                let overlapsHorizontally = frame.maxX > keyboard.minX && frame.minX < keyboard.maxX
-                let occlusion = overlapsHorizontally ? max(0, min(frame.maxY, keyboard.maxY) - max(frame.minY, keyboard.minY)) : 0
-                metrics.append(("gap", gap))
-                metrics.append(("occlusion", occlusion))
-                let node = screen[focused]
-                // A scrollable text view may extend under the keyboard if its inset lets that part scroll up.
-                let compensated = node.kind == .textView && node.isScrollEnabled
-                    ? occlusion - node.contentInset.bottom : occlusion
-                if compensated > tolerance {
+                let coverage = Coverage(of: focused, in: screen, keyboard: keyboard)
+                metrics.append(("gap", keyboard.minY - frame.maxY))
+                metrics.append(("occlusion", coverage.occlusion))
+                if coverage.occlusion > tolerance {
                     failed.append(.covered)
-                    details.append((.covered, "\(names[focused.index]) is covered: its bottom \(format(frame.maxY)) is \(format(compensated)) pt below the keyboard top \(format(keyboard.minY))"))
+                    details.append((.covered, coverage.message(names[focused.index], keyboard: keyboard)))
                 }
             }
             if frame.minY < topGuide - tolerance {
@@ -183,6 +177,9 @@ struct StepObserver {
                 metrics.append(("\(view.name).contentInset.top", node.contentInset.top))
                 metrics.append(("\(view.name).contentInset.bottom", node.contentInset.bottom))
                 metrics.append(("\(view.name).indicatorInset.bottom", node.verticalScrollIndicatorInsets.bottom))
+                let adjusted = screen.adjustedContentInset(of: view.id)
+                metrics.append(("\(view.name).adjustedInset.top", adjusted.top))
+                metrics.append(("\(view.name).adjustedInset.bottom", adjusted.bottom))
             }
         }
 
@@ -247,13 +244,39 @@ struct RestoreBaseline {
                 problems.append("\(names[entry.id.index]).indicatorInset is \(node.verticalScrollIndicatorInsets), was \(entry.indicatorInsets)")
             }
             if node.kind != .textView {
-                let maxOffset = max(node.contentSize.height + node.contentInset.bottom, node.frame.height) - node.frame.height
+                // UIKit's limit: content + adjustedContentInset.bottom − height, never above the resting top.
+                let maxOffset = screen.contentOffsetRangeY(of: entry.id).upperBound
                 if node.contentOffset.y > maxOffset + tolerance {
                     problems.append("\(names[entry.id.index]).contentOffset.y \(format(node.contentOffset.y)) shows blank space past the content (max \(format(maxOffset)))")
                 }
             }
         }
         return problems
+    }
+}
+
+/// How much of what an editing input shows the user lies under the docked keyboard: one number for the
+/// `covered` verdict, its message, the `occlusion` metric and the pictures.
+struct Coverage {
+    /// What is judged, in window coordinates: the field, or a scrolling text view's caret line.
+    let target: Rect
+    /// Whether `target` is a caret line rather than the whole input.
+    let isCaret: Bool
+    /// Points of `target` under the keyboard (0 when they do not overlap horizontally or vertically).
+    let occlusion: Double
+
+    /// Measures `input` against `keyboard` (window coordinates).
+    init(of input: NodeID, in screen: Screen, keyboard: Rect) {
+        target = screen.visibleEditingFrame(of: input)
+        isCaret = screen[input].kind == .textView && screen[input].isScrollEnabled
+        let overlapsHorizontally = target.maxX > keyboard.minX && target.minX < keyboard.maxX
+        occlusion = overlapsHorizontally ? max(0, min(target.maxY, keyboard.maxY) - max(target.minY, keyboard.minY)) : 0
+    }
+
+    /// `email is covered: 12 pt of it under the keyboard (bottom 420, keyboard top 408)`.
+    func message(_ name: String, keyboard: Rect) -> String {
+        let what = isCaret ? "\(name)'s caret line" : name
+        return "\(what) is covered: \(format(occlusion)) pt of it under the keyboard (bottom \(format(target.maxY)), keyboard top \(format(keyboard.minY)))"
     }
 }
 

@@ -45,6 +45,9 @@ private struct ParentLayout {
     var bounds: Rect
     /// The parent's safe-area insets, for `in: safeArea`.
     var safeInsets: EdgeInsets
+    /// The safe rectangle the parent offers its subviews, in root coordinates (UIKit's propagation:
+    /// a scroll view that insets its content by the safe area passes nothing on along that axis).
+    var offered: SafeEdges
     /// Where the parent's coordinate space (its bounds origin) lies in root coordinates.
     var originInRoot: Point
     /// The arrangement, when the parent is a stack view.
@@ -148,9 +151,13 @@ private struct LayoutResolver {
             LayoutResolver.apply(rootSpec, contentSize: rootContent.size, to: &node)
         }
         if let alias = scenario.rootViewAlias { nodeIDs[alias] = root }
-        let rootOrigin = Point(x: -(rootSpec.scroll?.contentOffset.x ?? 0), y: -(rootSpec.scroll?.contentOffset.y ?? 0))
+        // `.automatic` always adjusts a scroll view that is the content view of a controller shown by a
+        // navigation or tab bar controller.
+        let rootScroll = settleScroll(root, spec: rootSpec, frameInRoot: Rect(origin: .zero, size: rootFrame.size),
+                                      safe: rootSafe, isBarControllerContent: container.hasNavigationBar || container.hasTabBar)
         try addContent(of: rootSpec, node: root, name: "root", size: rootFrame.size, safe: rootSafe,
-                       originInRoot: rootOrigin, content: rootContent)
+                       offered: rootScroll.offered,
+                       originInRoot: Point(x: -rootScroll.offset.x, y: -rootScroll.offset.y), content: rootContent)
 
         // Controllers come last: their views exist by now.
         let content = scenario.controller
@@ -256,8 +263,9 @@ private struct LayoutResolver {
         node.keyboardLayoutGuideSpacing = spec.keyboardLayoutGuideSpacing
         if let scroll = spec.scroll {
             node.contentSize = contentSize ?? .zero
-            node.contentOffset = scroll.contentOffset
+            node.contentOffset = scroll.contentOffset ?? .zero
             node.contentInset = scroll.contentInset
+            node.contentInsetAdjustmentBehavior = scroll.contentInsetAdjustmentBehavior
             node.verticalScrollIndicatorInsets = scroll.indicatorInsets
             node.horizontalScrollIndicatorInsets = scroll.indicatorInsets
             node.isScrollEnabled = scroll.isScrollEnabled
@@ -281,10 +289,11 @@ private struct LayoutResolver {
 
     /// Adds everything inside a view: subviews, table header, rows, cells and collection items.
     private mutating func addContent(of spec: ViewSpec, node: NodeID, name: String, size: Size, safe: EdgeInsets,
-                                     originInRoot: Point, content: ContentLayout) throws(ScenarioFileError) {
+                                     offered: SafeEdges, originInRoot: Point, content: ContentLayout)
+        throws(ScenarioFileError) {
         let bounds = Rect(origin: .zero, size: content.size ?? size)
-        let layout = ParentLayout(node: node, bounds: bounds, safeInsets: safe, originInRoot: originInRoot,
-                                  stack: spec.kind == .stackView ? spec.stack : nil)
+        let layout = ParentLayout(node: node, bounds: bounds, safeInsets: safe, offered: offered,
+                                  originInRoot: originInRoot, stack: spec.kind == .stackView ? spec.stack : nil)
         if let table = spec.table {
             for (indexPath, rect) in content.items { builder.addItem(indexPath, rect: rect, in: node) }
             if let header = table.header {
@@ -346,18 +355,18 @@ private struct LayoutResolver {
     /// Adds a scenario view and its subtree.
     private mutating func addView(_ spec: ViewSpec, frame: Rect, parent: ParentLayout) throws(ScenarioFileError) {
         let rectInRoot = frame.offsetBy(dx: parent.originInRoot.x, dy: parent.originInRoot.y)
-        let safe = LayoutResolver.overlap(of: rectInRoot, with: rootSafe, in: rootSize)
+        let safe = parent.offered.insets(of: rectInRoot)
         let content = try contentLayout(of: spec, size: frame.size)
         let node = builder.addView(spec.id, spec.kind, frame: frame, in: parent.node) { node in
             node.safeAreaInsets = safe
             LayoutResolver.apply(spec, contentSize: content.size, to: &node)
         }
         nodeIDs[spec.id] = node
+        let scroll = settleScroll(node, spec: spec, frameInRoot: rectInRoot, safe: safe, isBarControllerContent: false)
         if spec.kind == .searchBar {
             searchBars[spec.id] = node
             let fieldFrame = Rect(x: 8, y: 6, width: max(frame.width - 16, 0), height: max(frame.height - 12, 0))
-            let fieldSafe = LayoutResolver.overlap(of: fieldFrame.offsetBy(dx: rectInRoot.x, dy: rectInRoot.y),
-                                                   with: rootSafe, in: rootSize)
+            let fieldSafe = scroll.offered.insets(of: fieldFrame.offsetBy(dx: rectInRoot.x, dy: rectInRoot.y))
             let field = builder.addView(spec.id + ".field", .searchTextField, frame: fieldFrame, in: node) { field in
                 field.safeAreaInsets = fieldSafe
                 field.isEnabled = spec.isEnabled
@@ -367,11 +376,26 @@ private struct LayoutResolver {
             nodeIDs[spec.id + ".field"] = field
             if spec.isNavigationItemSearch { navigationSearchField = field }
         }
-        let offset = spec.scroll?.contentOffset ?? .zero
-        let origin = Point(x: rectInRoot.x - (spec.kind.isScrollView ? offset.x : 0),
-                           y: rectInRoot.y - (spec.kind.isScrollView ? offset.y : 0))
-        try addContent(of: spec, node: node, name: spec.id, size: frame.size, safe: safe, originInRoot: origin,
-                       content: content)
+        let origin = Point(x: rectInRoot.x - scroll.offset.x, y: rectInRoot.y - scroll.offset.y)
+        try addContent(of: spec, node: node, name: spec.id, size: frame.size, safe: safe, offered: scroll.offered,
+                       originInRoot: origin, content: content)
+    }
+
+    /// A view's starting scroll position and the safe rectangle it offers its subviews (root coordinates).
+    ///
+    /// A scroll view the scenario does not scroll rests at UIKit's `−adjustedContentInset` (top-left), so
+    /// a table under a translucent bar starts with its first row below the bar.
+    private mutating func settleScroll(_ id: NodeID, spec: ViewSpec, frameInRoot: Rect, safe: EdgeInsets,
+                                       isBarControllerContent: Bool) -> (offset: Point, offered: SafeEdges) {
+        var offered = SafeEdges(frameInRoot, inset: safe)
+        guard spec.kind.isScrollView, let scroll = spec.scroll else { return (.zero, offered) }
+        let axes = AdjustedAxes.of(builder.nodes[id.index], isBarControllerContent: isBarControllerContent)
+        if axes.vertical { offered.top = -.infinity; offered.bottom = .infinity }
+        if axes.horizontal { offered.left = -.infinity; offered.right = .infinity }
+        let offset = scroll.contentOffset ?? Point(x: -(scroll.contentInset.left + (axes.horizontal ? safe.left : 0)),
+                                                   y: -(scroll.contentInset.top + (axes.vertical ? safe.top : 0)))
+        builder.updateView(id) { $0.contentOffset = offset }
+        return (offset, offered)
     }
 
     /// Adds a generated plain container (table header, cell) and the scenario views inside it.
@@ -379,7 +403,7 @@ private struct LayoutResolver {
                                    parent: ParentLayout, indexPath: IndexPath? = nil, id: String? = nil)
         throws(ScenarioFileError) {
         let rectInRoot = frame.offsetBy(dx: parent.originInRoot.x, dy: parent.originInRoot.y)
-        let safe = LayoutResolver.overlap(of: rectInRoot, with: rootSafe, in: rootSize)
+        let safe = parent.offered.insets(of: rectInRoot)
         let node = builder.addView(name, kind, frame: frame, in: parent.node) { node in
             node.safeAreaInsets = safe
             node.indexPath = indexPath
@@ -389,6 +413,7 @@ private struct LayoutResolver {
                              location: scenario.source)
         group.children = children
         try addContent(of: group, node: node, name: name, size: frame.size, safe: safe,
+                       offered: SafeEdges(rectInRoot, inset: safe),
                        originInRoot: Point(x: rectInRoot.x, y: rectInRoot.y), content: ContentLayout())
     }
 }

@@ -169,8 +169,10 @@ public struct ScrollSpec: Hashable, Sendable {
     public var contentWidth: Double?
     /// Content height; `nil` takes the frame height, or the height derived from table rows or items.
     public var contentHeight: Double?
-    /// Initial `contentOffset`.
-    public var contentOffset = Point.zero
+    /// Initial `contentOffset`; `nil` is UIKit's resting offset, `−adjustedContentInset` (top-left).
+    public var contentOffset: Point?
+    /// `contentInsetAdjustmentBehavior`.
+    public var contentInsetAdjustmentBehavior = ContentInsetAdjustmentBehavior.automatic
     /// `contentInset` set by the app.
     public var contentInset = EdgeInsets.zero
     /// Scroll-indicator insets set by the app.
@@ -488,7 +490,6 @@ public struct ScenarioOptions: Equatable, Sendable {
          ("ignoresHiddenNavigationBar", \.ignoresHiddenNavigationBar),
          ("floatingKeyboardIsHidden", \.floatingKeyboardIsHidden),
          ("iOS26HideAdjustment", \.iOS26HideAdjustment),
-         ("layoutMarginsFollowGeometry", \.layoutMarginsFollowGeometry),
          ("textViewInsetRestoreNeedsActiveInput", \.textViewInsetRestoreNeedsActiveInput)]
     }
 

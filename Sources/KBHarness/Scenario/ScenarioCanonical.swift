@@ -68,8 +68,13 @@ extension ViewSpec {
         if let scroll {
             object["contentSize"] = .object(["width": .optional(scroll.contentWidth),
                                              "height": .optional(scroll.contentHeight)])
-            object["contentOffset"] = .point(scroll.contentOffset)
+            // Left out when unset: the scroll view rests at UIKit's −adjustedContentInset.
+            if let offset = scroll.contentOffset { object["contentOffset"] = .point(offset) }
             object["contentInset"] = .insets(scroll.contentInset)
+            // Written only when set, so scroll views on UIKit's default keep their scenario's hash.
+            if scroll.contentInsetAdjustmentBehavior != .automatic {
+                object["contentInsetAdjustmentBehavior"] = .string(scroll.contentInsetAdjustmentBehavior.rawValue)
+            }
             object["indicatorInsets"] = .insets(scroll.indicatorInsets)
             object["scrollEnabled"] = .bool(scroll.isScrollEnabled)
             object["ignoreScrollingAdjustment"] = .bool(scroll.ignoreScrollingAdjustment)

@@ -6,7 +6,8 @@ enum ViewFields {
     static let common = ["id", "kind", "frame", "hidden", "alpha", "userInteraction", "enabled", "tag",
                          "keyboardLayoutGuide"]
     static let children = ["views"]
-    static let scroll = ["contentSize", "contentOffset", "contentInset", "indicatorInsets", "scrollEnabled",
+    static let scroll = ["contentSize", "contentOffset", "contentInset", "contentInsetAdjustmentBehavior",
+                         "indicatorInsets", "scrollEnabled",
                          "ignoreScrollingAdjustment", "ignoreContentInsetAdjustment", "restoreContentOffset"]
     static let input = ["keyboardDistance", "enableMode", "ignoreSwitching"]
     static let textView = ["textContainerInset", "lineFragmentPadding", "hasText"]
@@ -477,6 +478,8 @@ struct ScenarioDecoder {
             scroll.contentOffset = Point(x: reader.number(offset, "x") ?? 0, y: reader.number(offset, "y") ?? 0)
         }
         scroll.contentInset = decodeEdges(fields, "contentInset", .finite, defaults: .zero) ?? .zero
+        scroll.contentInsetAdjustmentBehavior = reader.choice(fields, "contentInsetAdjustmentBehavior",
+                                                              ContentInsetAdjustmentBehavior.self) ?? .automatic
         scroll.indicatorInsets = decodeEdges(fields, "indicatorInsets", .finite, defaults: .zero) ?? .zero
         scroll.isScrollEnabled = reader.bool(fields, "scrollEnabled") ?? true
         scroll.ignoreScrollingAdjustment = reader.bool(fields, "ignoreScrollingAdjustment") ?? false

@@ -108,7 +108,7 @@ public struct KeyboardLayoutGuideStrategy: AvoidanceAlgorithm {
         let node = screen[owner]
         let bounds = Rect(origin: node.boundsOrigin, size: node.frame.size)
         // A safe area taller than the view still leaves the guide inside it.
-        let safeBottom = max(bounds.minY, bounds.maxY - node.safeAreaInsets.bottom)
+        let safeBottom = max(bounds.minY, bounds.maxY - screen.safeAreaInsets(of: owner).bottom)
         var top = options.usesBottomSafeArea ? safeBottom : bounds.maxY
         if let keyboard {
             let covered = screen.convert(keyboard, from: nil, to: owner).intersection(bounds)

@@ -227,8 +227,11 @@ extension IQKeyboardManager {
         var bottomIndicator = bottomInset - (measured.distance + measured.safeBottom)
         bottomInset = max(last.startingContentInset.bottom, bottomInset)
         bottomIndicator = max(last.startingScrollIndicatorInsets.bottom, bottomIndicator)
-        bottomInset -= node.safeAreaInsets.bottom
-        bottomIndicator -= node.safeAreaInsets.bottom
+        // The scroll view's live safe area, read after the offsets above moved (an outer scroll view's
+        // scroll can change it), whatever its contentInsetAdjustmentBehavior adds back.
+        let safeBottom = world.screen.safeAreaInsets(of: scroll).bottom
+        bottomInset -= safeBottom
+        bottomIndicator -= safeBottom
         var inset = node.contentInset
         inset.bottom = bottomInset
         guard node.contentInset != inset else { return }
@@ -253,7 +256,7 @@ extension IQKeyboardManager {
             startingTextViewConfiguration = snapshot(textView, canRestoreContentOffset: false, in: world.screen)
         }
         var inset = node.contentInset
-        inset.bottom = node.frame.height - targetHeight - node.safeAreaInsets.bottom
+        inset.bottom = node.frame.height - targetHeight - world.screen.safeAreaInsets(of: textView).bottom
         guard node.contentInset != inset else { return }
         world.screen.setContentInset(inset, of: textView)
         world.screen.setScrollIndicatorInsets(inset, of: textView)

@@ -357,24 +357,13 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
                                        canRestoreContentOffset: canRestoreContentOffset)
     }
 
-    /// The root view's safe area: as laid out, or recomputed from its current position (§8.2 option).
+    /// The root view's `safeAreaInsets`, live: UIKit recomputes them whenever the view moves.
     func liveSafeAreaInsets(of view: NodeID, in screen: Screen) -> EdgeInsets {
-        followingGeometry(screen[view].safeAreaInsets, of: view, in: screen)
+        screen.safeAreaInsets(of: view)
     }
 
-    /// The root view's `directionalLayoutMargins`, read live (§2.3.2, §8.2 option).
+    /// The root view's `directionalLayoutMargins`, read live as the library reads them (§2.3.2).
     func liveLayoutMargins(of view: NodeID, in screen: Screen) -> EdgeInsets {
-        followingGeometry(screen[view].layoutMargins, of: view, in: screen)
-    }
-
-    /// With `layoutMarginsFollowGeometry`, UIKit's recomputation after a move: a view raised by d points
-    /// has d more of the top unsafe area over it and d less of the bottom one.
-    func followingGeometry(_ insets: EdgeInsets, of view: NodeID, in screen: Screen) -> EdgeInsets {
-        guard options.quirks.layoutMarginsFollowGeometry else { return insets }
-        var result = insets
-        let raised = screen.layoutFrames[view.index].minY - screen[view].frame.minY
-        result.top = max(0, insets.top + raised)
-        result.bottom = max(0, insets.bottom - raised)
-        return result
+        screen.layoutMargins(of: view)
     }
 }

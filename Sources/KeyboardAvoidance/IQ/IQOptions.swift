@@ -42,9 +42,6 @@ public struct IQQuirks: Sendable, Equatable {
     public var floatingKeyboardIsHidden = true
     /// §2.1.1: the iOS 26 build hack that zeroes the height of hide notifications.
     public var iOS26HideAdjustment = false
-    /// §8.2: `false` reads the layout margins as laid out; `true` recomputes them from the root view's
-    /// current position, as UIKit does once the view has moved (top grows, bottom shrinks).
-    public var layoutMarginsFollowGeometry = false
     /// §2.4: at hide, the text-view inset is restored only if an input is still active (8.x); if
     /// end-editing came first the stale inset stays until the next show. `false` always restores at hide.
     public var textViewInsetRestoreNeedsActiveInput = true

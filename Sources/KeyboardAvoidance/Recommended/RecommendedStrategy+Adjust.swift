@@ -138,7 +138,7 @@ extension RecommendedStrategy {
         let visibleTop = max(frame.minY, topGuide)
         let visibleHeight = max(0, frame.maxY - visibleTop)
         let room = min(frame.maxY - min(bottom - top, visibleHeight) - top,
-                       screen[scroll].contentOffset.y - minOffsetY(of: screen[scroll]))
+                       screen[scroll].contentOffset.y - minOffsetY(of: scroll, in: screen))
         return max(0, room)
     }
 
@@ -156,7 +156,7 @@ extension RecommendedStrategy {
                            maxOffsetY(of: input, bottom: field.maxY, band: band, in: world.screen) - offset)
             move = min(want, max(0, room))
         } else if want < 0 {
-            let room = min(field.maxY - node.textContainerInset.bottom - target.maxY, offset - minOffsetY(of: node))
+            let room = min(field.maxY - node.textContainerInset.bottom - target.maxY, offset - minOffsetY(of: input, in: world.screen))
             move = max(want, -max(0, room))
         }
         guard move != 0 else { return 0 }
@@ -182,7 +182,7 @@ extension RecommendedStrategy {
                      in screen: Screen) -> Double {
         let node = screen[id]
         var inset = max(originalInsets(of: id, in: screen).contentInset.bottom,
-                        bottom - band.bottom - node.safeAreaInsets.bottom)
+                        bottom - band.bottom - RecommendedStrategy.safeAreaAddition(of: id, in: screen).bottom)
         if isFocusedTextView { inset = max(inset, RecommendedStrategy.occlusion(of: frame, by: band.keyboard)) }
         return inset
     }
@@ -197,13 +197,21 @@ extension RecommendedStrategy {
             inset = bottomInset(of: id, bottom: bottom, frame: frame, band: band,
                                 isFocusedTextView: node.kind == .textView, in: screen)
         }
-        let adjusted = inset + node.safeAreaInsets.bottom
-        return max(contentHeight(of: node) + adjusted - node.frame.height, minOffsetY(of: node))
+        let adjusted = inset + RecommendedStrategy.safeAreaAddition(of: id, in: screen).bottom
+        return max(contentHeight(of: node) + adjusted - node.frame.height, minOffsetY(of: id, in: screen))
     }
 
     /// The smallest content offset: `−adjustedContentInset.top`.
-    func minOffsetY(of node: ViewNode) -> Double {
-        -(node.contentInset.top + node.safeAreaInsets.top)
+    func minOffsetY(of id: NodeID, in screen: Screen) -> Double {
+        -screen.adjustedContentInset(of: id).top
+    }
+
+    /// What UIKit adds to `contentInset` (`adjustedContentInset − contentInset`): the live safe area on
+    /// the axes the scroll view adjusts, nothing on the others.
+    static func safeAreaAddition(of id: NodeID, in screen: Screen) -> EdgeInsets {
+        let adjusted = screen.adjustedContentInset(of: id), own = screen[id].contentInset
+        return EdgeInsets(top: adjusted.top - own.top, left: adjusted.left - own.left,
+                          bottom: adjusted.bottom - own.bottom, right: adjusted.right - own.right)
     }
 
     /// Sets a managed scroll view's bottom content and indicator insets for its current position, and
@@ -219,13 +227,15 @@ extension RecommendedStrategy {
         if inset != node.contentInset { world.screen.setContentInset(inset, of: id) }
         var indicator = node.verticalScrollIndicatorInsets
         indicator.bottom = max(original.indicatorInsets.bottom,
-                               RecommendedStrategy.occlusion(of: frame, by: band.keyboard) - node.safeAreaInsets.bottom)
+                               RecommendedStrategy.occlusion(of: frame, by: band.keyboard)
+                                   - world.screen.safeAreaInsets(of: id).bottom)
         if indicator != node.verticalScrollIndicatorInsets {
             world.screen.setVerticalScrollIndicatorInsets(indicator, of: id)
         }
         let updated = world.screen[id]
-        let maxOffset = max(contentHeight(of: updated) + inset.bottom + updated.safeAreaInsets.bottom
-                                - updated.frame.height, minOffsetY(of: updated))
+        let maxOffset = max(contentHeight(of: updated) + inset.bottom
+                                + RecommendedStrategy.safeAreaAddition(of: id, in: world.screen).bottom
+                                - updated.frame.height, minOffsetY(of: id, in: world.screen))
         if updated.contentOffset.y > maxOffset {
             world.screen.setContentOffset(Point(x: updated.contentOffset.x, y: maxOffset), of: id)
         }
@@ -273,8 +283,8 @@ extension RecommendedStrategy {
                 world.screen.setVerticalScrollIndicatorInsets(snapshot.indicatorInsets, of: id)
             }
             let node = world.screen[id]
-            let maxOffset = max(contentHeight(of: node) + node.contentInset.bottom + node.safeAreaInsets.bottom
-                                    - node.frame.height, minOffsetY(of: node))
+            let maxOffset = max(contentHeight(of: node) + world.screen.adjustedContentInset(of: id).bottom
+                                    - node.frame.height, minOffsetY(of: id, in: world.screen))
             if node.contentOffset.y > maxOffset {
                 world.screen.setContentOffset(Point(x: node.contentOffset.x, y: maxOffset), of: id)
             }

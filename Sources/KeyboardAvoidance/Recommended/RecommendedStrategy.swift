@@ -200,17 +200,18 @@ public struct RecommendedStrategy: AvoidanceAlgorithm {
                                                                                     : node.contentOffset
             // Never past the end of the content (a relayout may have shrunk the range since, or the
             // offset was already past it before the keyboard came).
-            offset.y = min(offset.y, restingMaxOffsetY(of: node))
+            offset.y = min(offset.y, restingMaxOffsetY(of: id, in: world.screen))
             if offset != node.contentOffset { world.screen.setContentOffset(offset, of: id) }
         }
         snapshots.removeAll(keepingCapacity: true)
         lastAdjustment = nil
     }
 
-    /// The largest offset that shows no blank space past the end of the content:
-    /// `max(content + contentInset.bottom, height) − height` (a text view's content holds its caret line).
-    func restingMaxOffsetY(of node: ViewNode) -> Double {
-        let content = contentHeight(of: node)
-        return max(content + node.contentInset.bottom, node.frame.height) - node.frame.height
+    /// The largest offset that shows no blank space past the end of the content: UIKit's
+    /// `content + adjustedContentInset.bottom − height`, never above the resting top (a text view's
+    /// content holds its caret line).
+    func restingMaxOffsetY(of id: NodeID, in screen: Screen) -> Double {
+        let node = screen[id], inset = screen.adjustedContentInset(of: id)
+        return max(contentHeight(of: node) + inset.bottom - node.frame.height, -inset.top)
     }
 }

@@ -26,7 +26,9 @@ extension TPKeyboardAvoiding {
             return IdealOffset(target: rect, padding: 0, top: 0, unclamped: rect.minY, maxOffset: rect.minY,
                                offset: rect.minY)
         }
-        let top = adjustedContentInset(of: scroll, adjustment: options.contentInsetAdjustment, in: screen).top
+        // peers.md §1.1 (the last commit): `adjustedContentInset.top` on iOS 11+; older commits read
+        // `contentInset.top`.
+        let top = screen.adjustedContentInset(of: scroll).top
         // Every editable input is a UITextInput with a selection while it is first responder.
         let target = screen[view].kind.isEditableInput
             ? screen.convert(caretRect(of: view, options: options, in: screen), from: view, to: scroll)
@@ -56,30 +58,10 @@ extension TPKeyboardAvoiding {
                     height: options.fieldCaretHeight)
     }
 
-    /// `adjustedContentInset` as UIKit would report it: `contentInset` plus, when adjusting, the scroll
-    /// view's top and bottom safe-area insets.
-    public static func adjustedContentInset(of scroll: NodeID, adjustment: TPContentInsetAdjustment,
-                                            in screen: Screen) -> EdgeInsets {
-        let node = screen[scroll]
-        var inset = node.contentInset
-        if adjustment == .automatic {
-            inset.top += node.safeAreaInsets.top
-            inset.bottom += node.safeAreaInsets.bottom
-        }
-        return inset
-    }
-
-    /// `adjustedContentInset` of a scroll view under this strategy's options.
-    public func adjustedContentInset(of scroll: NodeID, in screen: Screen) -> EdgeInsets {
-        TPKeyboardAvoiding.adjustedContentInset(of: scroll, adjustment: options.contentInsetAdjustment, in: screen)
-    }
-
     /// The largest offset UIKit lets the user scroll to: `contentSize.height + adjustedContentInset.bottom
     /// − bounds.height` (never above the top, `−adjustedContentInset.top`).
     public func maximumContentOffsetY(of scroll: NodeID, in screen: Screen) -> Double {
-        let inset = adjustedContentInset(of: scroll, in: screen)
-        let node = screen[scroll]
-        return max(node.contentSize.height + inset.bottom - node.frame.height, -inset.top)
+        screen.contentOffsetRangeY(of: scroll).upperBound
     }
 }
 

@@ -14,19 +14,6 @@ public enum TPScrollViewSelection: Sendable, Hashable {
     case named([String])
 }
 
-/// `contentInsetAdjustmentBehavior` of the TPKA scroll views, which the engine's view model lacks.
-///
-/// TPKA reads `adjustedContentInset.top` (iOS 11+) while UIKit adds the safe area to it; a scroll
-/// view's own `safeAreaInsets` are what UIKit would add.
-public enum TPContentInsetAdjustment: String, CaseIterable, Sendable, Codable {
-    /// `.never`: `adjustedContentInset == contentInset`.
-    case never
-    /// `.automatic` (UIKit's default) for a vertically scrolling view: the scroll view's top and bottom
-    /// safe-area insets are added to `contentInset` (also `.always`, or `.scrollableAxes` on content
-    /// taller than the view).
-    case automatic
-}
-
 /// TPKeyboardAvoiding's knobs, and the facts about the app it needs that the view model lacks.
 ///
 /// TPKA itself has no global options: everything here either says which views are TPKA views or
@@ -34,8 +21,6 @@ public enum TPContentInsetAdjustment: String, CaseIterable, Sendable, Codable {
 public struct TPOptions: Sendable, Equatable {
     /// Which scroll views are TPKA subclasses.
     public var scrollViews = TPScrollViewSelection.nearestEnclosing
-    /// `contentInsetAdjustmentBehavior` of every TPKA scroll view.
-    public var contentInsetAdjustment = TPContentInsetAdjustment.automatic
     /// Names of views that opt into "always top" (`TPKeyboardAvoidingAdditionsOptions`): TPKA scrolls
     /// their top edge to the top of the scroll view instead of centring them.
     public var alwaysTopViews: [String] = []

@@ -1,0 +1,246 @@
+/// The edges of a safe rectangle in window coordinates; an edge at ±infinity imposes nothing.
+public struct SafeEdges: Sendable, Equatable {
+    /// Top edge (y).
+    public var top: Double
+    /// Left edge (x).
+    public var left: Double
+    /// Bottom edge (y).
+    public var bottom: Double
+    /// Right edge (x).
+    public var right: Double
+
+    /// Creates the edges.
+    @inlinable public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
+
+    /// No constraint on any edge.
+    public static let unbounded = SafeEdges(top: -.infinity, left: -.infinity, bottom: .infinity, right: .infinity)
+
+    /// The edges of `rect` shrunk by `insets`.
+    @inlinable public init(_ rect: Rect, inset insets: EdgeInsets) {
+        self.init(top: rect.minY + insets.top, left: rect.minX + insets.left,
+                  bottom: rect.maxY - insets.bottom, right: rect.maxX - insets.right)
+    }
+
+    /// UIKit's rule for a view at `frame` (window coordinates) inside this safe rectangle: each inset is
+    /// the part of the view beyond the edge on that side, between 0 and the view's size.
+    @inlinable public func insets(of frame: Rect) -> EdgeInsets {
+        @inline(__always) func clip(_ value: Double, _ limit: Double) -> Double { min(max(value, 0), max(limit, 0)) }
+        return EdgeInsets(top: clip(top - frame.minY, frame.height), left: clip(left - frame.minX, frame.width),
+                          bottom: clip(frame.maxY - bottom, frame.height), right: clip(frame.maxX - right, frame.width))
+    }
+}
+
+/// The axes along which a scroll view adds its safe area to `contentInset`.
+public struct AdjustedAxes: Sendable, Equatable {
+    /// Top and bottom.
+    public var vertical: Bool
+    /// Left and right.
+    public var horizontal: Bool
+
+    /// Creates the axes.
+    @inlinable public init(vertical: Bool, horizontal: Bool) { self.vertical = vertical; self.horizontal = horizontal }
+
+    /// UIKit's rule (`contentInsetAdjustmentBehavior` documentation): `.automatic` is `.scrollableAxes`,
+    /// plus the vertical axis whenever the scroll view is the content view of a controller shown by a
+    /// navigation or tab bar controller. An axis scrolls when the content is larger than the bounds or
+    /// `alwaysBounce…` is on (table views bounce vertically).
+    public static func of(_ node: ViewNode, isBarControllerContent: Bool) -> AdjustedAxes {
+        guard node.kind.isScrollView else { return AdjustedAxes(vertical: false, horizontal: false) }
+        let scrollsVertically = node.alwaysBounceVertical || node.contentSize.height > node.frame.height
+        let scrollsHorizontally = node.alwaysBounceHorizontal || node.contentSize.width > node.frame.width
+        switch node.contentInsetAdjustmentBehavior {
+        case .never: return AdjustedAxes(vertical: false, horizontal: false)
+        case .always: return AdjustedAxes(vertical: true, horizontal: true)
+        case .scrollableAxes: return AdjustedAxes(vertical: scrollsVertically, horizontal: scrollsHorizontally)
+        case .automatic:
+            return AdjustedAxes(vertical: scrollsVertically || isBarControllerContent, horizontal: scrollsHorizontally)
+        }
+    }
+}
+
+// MARK: - Live safe areas, margins and adjusted insets
+
+extension Screen {
+    /// A view's frame in window coordinates and the safe rectangle it hands its subviews.
+    @usableFromInline struct SafeGeometry {
+        /// The view's frame in window coordinates.
+        var frame: Rect
+        /// Its live safe-area insets.
+        var insets: EdgeInsets
+        /// The safe rectangle its subviews are measured against (a scroll view drops the axes it adjusts).
+        var forSubviews: SafeEdges
+    }
+
+    /// The window's own safe rectangle: what a view with no controller above it is measured against.
+    public var windowSafeEdges: SafeEdges {
+        SafeEdges(Rect(origin: .zero, size: window.frame.size), inset: window.safeAreaInsets)
+    }
+
+    /// The safe rectangle a controller offers its root view, in window coordinates, as laid out (window
+    /// safe area, bars, `additionalSafeAreaInsets`); `nil` when `id` is no controller's root view.
+    ///
+    /// Bars and the window do not move when avoidance moves a root view, so this rectangle stays put
+    /// and the root view's insets follow its position.
+    public func controllerSafeEdges(ofRootView id: NodeID) -> SafeEdges? { controllerSafeEdges[id.index] }
+
+    /// `safeAreaInsets`, live: the part of the view's bounds outside the safe rectangle its superview (or,
+    /// for a controller's root view, its controller) offers, recomputed from where every view is now.
+    public func safeAreaInsets(of id: NodeID) -> EdgeInsets { safeGeometry(of: id).insets }
+
+    /// The view's live safe rectangle, in window coordinates.
+    public func safeEdges(of id: NodeID) -> SafeEdges {
+        let geometry = safeGeometry(of: id)
+        return SafeEdges(geometry.frame, inset: geometry.insets)
+    }
+
+    @usableFromInline func safeGeometry(of id: NodeID) -> SafeGeometry {
+        let node = nodes[id.index]
+        var offered: SafeEdges
+        var frame = node.frame
+        if let parent = node.parent {
+            let outer = safeGeometry(of: parent)
+            let bounds = nodes[parent.index].boundsOrigin
+            frame = frame.offsetBy(dx: outer.frame.minX - bounds.x, dy: outer.frame.minY - bounds.y)
+            offered = outer.forSubviews
+        } else {
+            offered = windowSafeEdges
+        }
+        if let controller = controllerSafeEdges[id.index] { offered = controller }
+        let insets = offered.insets(of: frame)
+        var forSubviews = SafeEdges(frame, inset: insets)
+        if node.kind.isScrollView {
+            // A scroll view that insets its content by the safe area does not pass that part on: the
+            // content is already clear of it (UIKit gives such content no safe area along that axis).
+            let axes = adjustedAxes(of: id)
+            if axes.vertical { forSubviews.top = -.infinity; forSubviews.bottom = .infinity }
+            if axes.horizontal { forSubviews.left = -.infinity; forSubviews.right = .infinity }
+        }
+        return SafeGeometry(frame: frame, insets: insets, forSubviews: forSubviews)
+    }
+
+    /// `directionalLayoutMargins`, live: the view's own margins plus its live safe area when
+    /// `insetsLayoutMarginsFromSafeArea` (the laid-out value minus the laid-out safe area is its own part).
+    public func layoutMargins(of id: NodeID) -> EdgeInsets {
+        let node = nodes[id.index]
+        guard node.insetsLayoutMarginsFromSafeArea else { return node.layoutMargins }
+        let laidOut = node.safeAreaInsets, live = safeAreaInsets(of: id)
+        return EdgeInsets(top: node.layoutMargins.top - laidOut.top + live.top,
+                          left: node.layoutMargins.left - laidOut.left + live.left,
+                          bottom: node.layoutMargins.bottom - laidOut.bottom + live.bottom,
+                          right: node.layoutMargins.right - laidOut.right + live.right)
+    }
+
+    /// Whether the scroll view is the root view of a controller that a navigation or tab bar controller
+    /// shows (the case where `.automatic` always adjusts vertically).
+    public func isBarControllerContent(_ id: NodeID) -> Bool {
+        guard let controller = controllerOfRootView[id.index] else { return false }
+        var current = controllers[controller.index].parent
+        while let parent = current {
+            let kind = controllers[parent.index].kind
+            if kind == .navigationController || kind == .tabBarController { return true }
+            current = controllers[parent.index].parent
+        }
+        return false
+    }
+
+    /// The axes along which the scroll view adds its safe area to `contentInset`.
+    public func adjustedAxes(of id: NodeID) -> AdjustedAxes {
+        AdjustedAxes.of(nodes[id.index], isBarControllerContent: isBarControllerContent(id))
+    }
+
+    /// `adjustedContentInset`: `contentInset` plus the live safe area on the adjusted axes.
+    public func adjustedContentInset(of id: NodeID) -> EdgeInsets {
+        let node = nodes[id.index]
+        guard node.kind.isScrollView else { return node.contentInset }
+        let axes = adjustedAxes(of: id)
+        guard axes.vertical || axes.horizontal else { return node.contentInset }
+        let safe = safeAreaInsets(of: id)
+        var inset = node.contentInset
+        if axes.vertical { inset.top += safe.top; inset.bottom += safe.bottom }
+        if axes.horizontal { inset.left += safe.left; inset.right += safe.right }
+        return inset
+    }
+
+    /// The vertical scroll indicator's effective insets: its own plus, with
+    /// `automaticallyAdjustsScrollIndicatorInsets`, the live safe area.
+    public func adjustedVerticalIndicatorInsets(of id: NodeID) -> EdgeInsets {
+        let node = nodes[id.index]
+        guard node.automaticallyAdjustsScrollIndicatorInsets else { return node.verticalScrollIndicatorInsets }
+        let safe = safeAreaInsets(of: id)
+        var inset = node.verticalScrollIndicatorInsets
+        inset.top += safe.top
+        inset.bottom += safe.bottom
+        return inset
+    }
+
+    /// The range of `contentOffset.y` a user can scroll to and UIKit rests at: from
+    /// `−adjustedContentInset.top` to `contentSize.height + adjustedContentInset.bottom − height`
+    /// (never below the top when the content is short).
+    public func contentOffsetRangeY(of id: NodeID) -> ClosedRange<Double> {
+        let node = nodes[id.index]
+        let inset = adjustedContentInset(of: id)
+        let top = -inset.top
+        return top...max(top, node.contentSize.height + inset.bottom - node.frame.height)
+    }
+
+    /// UIKit's resting offset of a scroll view nobody has scrolled: `(−adjusted.left, −adjusted.top)`.
+    public func restingContentOffset(of id: NodeID) -> Point {
+        let inset = adjustedContentInset(of: id)
+        return Point(x: -inset.left, y: -inset.top)
+    }
+
+    /// Puts each scroll view of `ids` at its resting offset, outer views first (an inner scroll view's
+    /// safe area depends on where the outer one sits), as UIKit does before the screen first appears.
+    public mutating func restAtTop(_ ids: [NodeID]) {
+        for id in ids.sorted() where nodes[id.index].kind.isScrollView {
+            nodes[id.index].contentOffset = restingContentOffset(of: id)
+        }
+    }
+}
+
+// MARK: - What the user sees of an editing text input
+
+extension Screen {
+    /// Line height of a text view's caret when the model gives no `caretRect` (a 17-pt system font).
+    public static let defaultCaretLineHeight = 22.0
+
+    /// The caret line of a text input in its own (bounds) coordinates: the `caretRect` a step set, else
+    /// the end of the text (UIKit puts the insertion point there when editing begins): the last line of
+    /// a text view holding text, the first line of an empty one, the middle of a text field.
+    public func caretRect(of id: NodeID) -> Rect {
+        let node = nodes[id.index]
+        if let caret = node.caretRect { return caret }
+        let height = Screen.defaultCaretLineHeight
+        guard node.kind == .textView else {
+            return Rect(x: 0, y: max(0, (node.frame.height - height) / 2), width: 2, height: min(height, node.frame.height))
+        }
+        let x = node.textContainerInset.left + node.lineFragmentPadding
+        guard node.hasText else { return Rect(x: x, y: node.textContainerInset.top, width: 2, height: height) }
+        let content = max(node.contentSize.height, node.frame.height)
+        return Rect(x: x, y: max(node.textContainerInset.top, content - node.textContainerInset.bottom - height),
+                    width: 2, height: height)
+    }
+
+    /// What an editing input shows the user, in window coordinates: a text field or a non-scrolling text
+    /// view is its frame; a scrolling text view is its caret line, after UIKit scrolls it into the text
+    /// view's visible rect (bounds less `adjustedContentInset`) as far as the content allows — which is
+    /// what IQ's text-view bottom inset is for.
+    public func visibleEditingFrame(of id: NodeID) -> Rect {
+        let node = nodes[id.index]
+        let frame = frameInWindow(id)
+        guard node.kind == .textView, node.isScrollEnabled else { return frame }
+        let caret = caretRect(of: id)
+        let inset = adjustedContentInset(of: id)
+        let range = contentOffsetRangeY(of: id)
+        // Visible content rows: offset + inset.top … offset + height − inset.bottom.
+        var offset = node.contentOffset.y
+        if caret.maxY > offset + node.frame.height - inset.bottom {
+            offset = caret.maxY - node.frame.height + inset.bottom
+        }
+        if caret.minY < offset + inset.top { offset = caret.minY - inset.top }
+        offset = min(max(offset, min(range.lowerBound, node.contentOffset.y)), max(range.upperBound, node.contentOffset.y))
+        return Rect(x: frame.minX + caret.minX, y: frame.minY + caret.minY - offset, width: caret.width, height: caret.height)
+    }
+}
