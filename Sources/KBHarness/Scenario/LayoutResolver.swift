@@ -142,7 +142,7 @@ private struct LayoutResolver {
         rootSize = rootFrame.size
 
         let rootSpec = scenario.rootView
-        let rootContent = try contentLayout(of: rootSpec, size: rootFrame.size)
+        let rootContent = try contentLayout(of: rootSpec, size: rootFrame.size, safe: rootSafe)
         let rootSafeInsets = rootSafe
         let root = builder.addView("$root", rootSpec.kind, frame: rootFrame, in: rootParent) {
             [margins = rootMargins(rootSafeInsets)] node in
@@ -229,19 +229,21 @@ private struct LayoutResolver {
         return Rect(x: spec.x ?? width - w - margin, y: y, width: w, height: h)
     }
 
-    /// Content size and row/item rectangles of a scroll-type view of `size`.
+    /// Content size and row/item rectangles of a scroll-type view of `size`, and a table's footer view.
     private struct ContentLayout {
         var size: Size?
         var items: [(IndexPath, Rect)] = []
+        var tableFooter: Rect?
     }
 
-    private func contentLayout(of spec: ViewSpec, size: Size) throws(ScenarioFileError) -> ContentLayout {
+    /// `safe` is the view's own safe-area insets (an inset-grouped table insets its rows by them).
+    private func contentLayout(of spec: ViewSpec, size: Size, safe: EdgeInsets) throws(ScenarioFileError) -> ContentLayout {
         guard let scroll = spec.scroll else { return ContentLayout() }
         if let table = spec.table {
             let width = scroll.contentWidth ?? size.width
-            let layout = table.layout(width: width)
+            let layout = table.layout(width: width, rowInsets: table.rowInsets(margin: sideMargin, safeArea: safe))
             return ContentLayout(size: Size(width: width, height: scroll.contentHeight ?? layout.contentHeight),
-                                 items: layout.rows)
+                                 items: layout.rows, tableFooter: layout.footer)
         }
         if let collection = spec.collection {
             let bounds = Size(width: scroll.contentWidth ?? size.width, height: scroll.contentHeight ?? size.height)
@@ -287,7 +289,7 @@ private struct LayoutResolver {
         node.ignoreSwitchingByNextPrevious = input.ignoreSwitching
     }
 
-    /// Adds everything inside a view: subviews, table header, rows, cells and collection items.
+    /// Adds everything inside a view: subviews, table header and footer, rows, cells and collection items.
     private mutating func addContent(of spec: ViewSpec, node: NodeID, name: String, size: Size, safe: EdgeInsets,
                                      offered: SafeEdges, originInRoot: Point, content: ContentLayout)
         throws(ScenarioFileError) {
@@ -299,6 +301,10 @@ private struct LayoutResolver {
             if let header = table.header {
                 let frame = Rect(x: 0, y: 0, width: bounds.width, height: header.height)
                 try addGroup(name: "$\(name).header", kind: .view, frame: frame, children: header.children,
+                             parent: layout)
+            }
+            if let footer = table.footer, let frame = content.tableFooter {
+                try addGroup(name: "$\(name).footer", kind: .view, frame: frame, children: footer.children,
                              parent: layout)
             }
             for cell in table.cells {
@@ -356,7 +362,7 @@ private struct LayoutResolver {
     private mutating func addView(_ spec: ViewSpec, frame: Rect, parent: ParentLayout) throws(ScenarioFileError) {
         let rectInRoot = frame.offsetBy(dx: parent.originInRoot.x, dy: parent.originInRoot.y)
         let safe = parent.offered.insets(of: rectInRoot)
-        let content = try contentLayout(of: spec, size: frame.size)
+        let content = try contentLayout(of: spec, size: frame.size, safe: safe)
         let node = builder.addView(spec.id, spec.kind, frame: frame, in: parent.node) { node in
             node.safeAreaInsets = safe
             LayoutResolver.apply(spec, contentSize: content.size, to: &node)

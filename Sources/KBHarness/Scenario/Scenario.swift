@@ -218,9 +218,9 @@ public struct TextViewSpec: Hashable, Sendable {
 
 /// One table section.
 public struct TableSection: Hashable, Sendable {
-    /// Section header height.
+    /// Section header height: the file's value, or the table style's default (`TableStyle`).
     public var header: Double
-    /// Section footer height.
+    /// Section footer height: the file's value, or the table style's default (`TableStyle`).
     public var footer: Double
     /// Height of each row, in order.
     public var rowHeights: [Double]
@@ -256,50 +256,43 @@ public struct CellSpec: Hashable, Sendable {
     }
 }
 
-/// The table header view, above the first section.
+/// The table header view, above the first section, or the table footer view, below the last one
+/// (`tableHeaderView`, `tableFooterView`): full table width, the given height.
 public struct TableHeaderSpec: Hashable, Sendable {
     /// Its height.
     public var height: Double
     /// Its subviews.
     public var children: [ViewSpec]
 
-    /// Creates a header description.
+    /// Creates a header or footer description.
     public init(height: Double, children: [ViewSpec]) {
         self.height = height
         self.children = children
     }
 }
 
-/// Table-view content: sections of rows, an optional header view, cells that exist as views.
+/// Table-view content: the style, sections of rows, optional header and footer views, cells that exist
+/// as views. The style's defaults and the row layout are in `TableLayout.swift`.
 public struct TableSpec: Hashable, Sendable {
-    /// Sections in order.
+    /// `UITableView.Style`, fixed when the table is created.
+    public var style: TableStyle
+    /// Sections in order; their header and footer heights are resolved (defaults filled in) when decoded.
     public var sections: [TableSection]
     /// The table header view.
     public var header: TableHeaderSpec?
+    /// The table footer view, after the last section.
+    public var footer: TableHeaderSpec?
     /// Cells that exist as views.
     public var cells: [CellSpec]
 
     /// Creates a table description.
-    public init(sections: [TableSection] = [], header: TableHeaderSpec? = nil, cells: [CellSpec] = []) {
+    public init(style: TableStyle = .plain, sections: [TableSection] = [], header: TableHeaderSpec? = nil,
+                footer: TableHeaderSpec? = nil, cells: [CellSpec] = []) {
+        self.style = style
         self.sections = sections
         self.header = header
+        self.footer = footer
         self.cells = cells
-    }
-
-    /// Every row's rectangle in content coordinates (rows start below the header view), and the
-    /// content height: header + Σ(section header + rows + footer).
-    public func layout(width: Double) -> (rows: [(IndexPath, Rect)], contentHeight: Double) {
-        var rows: [(IndexPath, Rect)] = []
-        var y = header?.height ?? 0
-        for (section, spec) in sections.enumerated() {
-            y += spec.header
-            for (item, height) in spec.rowHeights.enumerated() {
-                rows.append((IndexPath(section: section, item: item), Rect(x: 0, y: y, width: width, height: height)))
-                y += height
-            }
-            y += spec.footer
-        }
-        return (rows, y)
     }
 
     /// Whether the table has a row at `indexPath`.
@@ -818,6 +811,7 @@ public struct Scenario: Equatable, Sendable {
             }
             view.children.forEach(visit)
             view.table?.header?.children.forEach(visit)
+            view.table?.footer?.children.forEach(visit)
             for cell in (view.table?.cells ?? []) + (view.collection?.cells ?? []) {
                 if let id = cell.id {
                     var cellView = ViewSpec(id: id, kind: view.kind == .tableView ? .tableCell : .collectionCell,

@@ -107,6 +107,12 @@ extension ViewSpec {
                 .object(["height": .number($0.height), "views": .array($0.children.map(\.canonicalValue))])
             } ?? .null
             object["cells"] = .array(table.cells.map(\.canonicalValue))
+            // Written only when not the defaults, so tables without a style or footer view keep their hash.
+            if table.style != .plain { object["style"] = .string(table.style.rawValue) }
+            if let footer = table.footer {
+                object["tableFooter"] = .object(["height": .number(footer.height),
+                                                 "views": .array(footer.children.map(\.canonicalValue))])
+            }
         }
         if let collection {
             object["layout"] = .object([

@@ -12,7 +12,7 @@ enum ViewFields {
     static let input = ["keyboardDistance", "enableMode", "ignoreSwitching"]
     static let textView = ["textContainerInset", "lineFragmentPadding", "hasText"]
     static let searchBar = ["navigationItemSearch"]
-    static let table = ["sections", "rows", "tableHeader", "cells"]
+    static let table = ["style", "sections", "rows", "tableHeader", "tableFooter", "cells"]
     static let collection = ["layout", "cells"]
     static let stack = ["axis", "spacing"]
 
@@ -54,6 +54,10 @@ enum ViewFields {
             result[key] = kinds.isEmpty
                 ? "not a field of this view"
                 : "a \(kind.rawValue) has no '\(key)' (it applies to \(NodeReader.list(kinds).replacingOccurrences(of: "'", with: "")))"
+        }
+        if kind == .tableView {
+            result["header"] = "the table's header view is 'tableHeader: {height, views}'; section headers go in 'sections'"
+            result["footer"] = "the table's footer view is 'tableFooter: {height, views}'; section footers go in 'sections'"
         }
         return result
     }
@@ -518,19 +522,27 @@ struct ScenarioDecoder {
 
     private mutating func decodeTable(_ fields: Fields, hiddenAncestor: String?) -> TableSpec {
         var table = TableSpec()
+        table.style = reader.choice(fields, "style", TableStyle.self) ?? .plain
+        let style = table.style
         if fields.has("sections") && fields.has("rows") {
             reader.fail(at: fields.location(of: "rows"), fields.path("rows"),
                         "give either 'sections' or 'rows', not both ('rows' is one section without header or footer)")
         } else if fields.has("rows") {
-            if let heights = decodeRows(fields, rowHeight: 44) {
-                table.sections = [TableSection(rowHeights: heights)]
+            if style.defaultSectionHeader == nil || style.defaultSectionFooter == nil {
+                reader.fail(at: fields.location(of: "rows"), fields.path("rows"),
+                            "a \(style.rawValue) table's sections give their 'header' and 'footer' heights"
+                                + " (UIKit's defaults for this style are not known well enough to assume);"
+                                + " use 'sections: [{header: …, footer: …, rows: …}]'")
+            } else if let heights = decodeRows(fields, rowHeight: 44) {
+                table.sections = [TableSection(header: style.defaultSectionHeader ?? 0,
+                                               footer: style.defaultSectionFooter ?? 0, rowHeights: heights)]
             }
         }
         for item in reader.items(fields, "sections") ?? [] {
             guard let section = reader.open(item.node, at: item.path, allowed: ["header", "footer", "rowHeight", "rows"])
             else { continue }
-            let header = reader.number(section, "header", .nonNegative) ?? 0
-            let footer = reader.number(section, "footer", .nonNegative) ?? 0
+            let header = sectionHeight(section, "header", default: style.defaultSectionHeader, style: style)
+            let footer = sectionHeight(section, "footer", default: style.defaultSectionFooter, style: style)
             let rowHeight = reader.number(section, "rowHeight", .nonNegative)
             if rowHeight != nil, case .sequence = section["rows"] {
                 reader.fail(at: section.location(of: "rowHeight"), section.path("rowHeight"),
@@ -549,6 +561,16 @@ struct ScenarioDecoder {
             }
             table.header = TableHeaderSpec(height: height, children: children)
         }
+        if let footer = reader.open(fields, "tableFooter", allowed: ["height", "views"]) {
+            let height = reader.number(footer, "height", .nonNegative, required: true) ?? 0
+            var children: [ViewSpec] = []
+            for item in reader.items(footer, "views") ?? [] {
+                if let child = decodeView(item.node, at: item.path, stackAxis: nil, hiddenAncestor: hiddenAncestor) {
+                    children.append(child)
+                }
+            }
+            table.footer = TableHeaderSpec(height: height, children: children)
+        }
         table.cells = decodeCells(fields, kind: .tableCell, hiddenAncestor: hiddenAncestor) {
             [table] indexPath in
             if table.hasRow(indexPath) { return nil }
@@ -558,6 +580,20 @@ struct ScenarioDecoder {
             return "section \(indexPath.section) has no row \(indexPath.item) (it has \(table.sections[indexPath.section].rowHeights.count))"
         }
         return table
+    }
+
+    /// A section's `header` or `footer` height: the file's value, else the style's default; a style without
+    /// a trustworthy default (grouped, insetGrouped) requires it.
+    private mutating func sectionHeight(_ section: Fields, _ key: String, default value: Double?,
+                                        style: TableStyle) -> Double {
+        if let given = reader.number(section, key, .nonNegative) { return given }
+        if let value { return value }
+        if !section.has(key) {
+            reader.fail(at: section.location, section.path(key),
+                        "missing required field '\(key)': a \(style.rawValue) table's sections give their \(key)"
+                            + " height (UIKit's default for this style is not known well enough to assume)")
+        }
+        return 0
     }
 
     /// `rows: 12` (each `rowHeight` tall) or `rows: [44, 60, 44]`.
