@@ -233,7 +233,9 @@ extension Screen {
         guard node.kind == .textView, node.isScrollEnabled else { return frame }
         let caret = caretRect(of: id)
         let inset = adjustedContentInset(of: id)
-        let range = contentOffsetRangeY(of: id)
+        // A text view's text container fills at least its bounds, whatever contentSize says.
+        let content = max(node.contentSize.height, node.frame.height)
+        let range = -inset.top...max(-inset.top, content + inset.bottom - node.frame.height)
         // Visible content rows: offset + inset.top … offset + height − inset.bottom.
         var offset = node.contentOffset.y
         if caret.maxY > offset + node.frame.height - inset.bottom {

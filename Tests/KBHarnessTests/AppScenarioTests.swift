@@ -216,7 +216,9 @@ private func runCell(_ library: ScenarioLibrary, _ scenarioKey: String, device: 
         let library = try shippedLibrary()
         let outcome = try runCell(library, "app/disabled-table-view-controller", device: "iphone-8")
         let first = try #require(outcome.steps.first)
-        #expect(first.value(of: "settingsTable.contentOffset.y") == 0)
+        // It rests where UIKit puts it: −adjustedContentInset.top, the 20-pt status bar and 44-pt navigation bar.
+        #expect(first.value(of: "settingsTable.contentOffset.y") == -64)
+        #expect(first.value(of: "settingsTable.adjustedInset.top") == 64)
         #expect(first.value(of: "settingsTable.contentInset.bottom") == 0)
         #expect(first.value(of: "root.y") == 0)
         // IQ leaves a UITableViewController alone: the row stays under the keyboard, a declared known issue.

@@ -95,7 +95,8 @@ import Testing
         let expected = ExpectedValue(id: 1, device: nil, orientation: nil, keyboard: nil, strategy: nil, step: 1,
                                      metric: "table.contentInset.bottom", value: 0, tolerance: 0.5)
         let aliasOutcome = try #require(CellRunner(key: aliasKey, scenario: aliased, device: device)).run(expected: [expected])
-        #expect(aliasOutcome.steps[0].value(of: "table.contentOffset.y") == 0)
+        // A table root view rests at −adjustedContentInset.top: the SE's 20-pt status bar.
+        #expect(aliasOutcome.steps[0].value(of: "table.contentOffset.y") == -20)
         #expect(aliasOutcome.mismatches.isEmpty)
     }
 }

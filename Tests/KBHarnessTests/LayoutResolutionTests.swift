@@ -267,9 +267,11 @@ import KeyboardAvoidance
         #expect(r.screen.frameInWindow(note) == Rect(x: 16, y: 226, width: 288, height: 40))
         #expect(r.screen.indexPath(ofCell: try #require(r.node("noteCell")), in: list) == IndexPath(section: 1, item: 1))
         #expect(r.node("noteCell") == r.screen.node(named: "noteCell"))
-        // Scrolled by 100, the header lies wholly above the 20-pt top inset line: all of it is unsafe.
-        #expect(try node(r, "$list.header").safeAreaInsets == EdgeInsets(top: 56))
-        #expect(try node(r, "filter").safeAreaInsets == EdgeInsets(top: 36))
+        // The table insets its content by the safe area (tables scroll vertically), so UIKit passes none of
+        // it on: even scrolled 100 pt, past the 20-pt top inset line, the header and its field have none.
+        #expect(try node(r, "$list.header").safeAreaInsets == .zero)
+        #expect(try node(r, "filter").safeAreaInsets == .zero)
+        #expect(r.screen.safeAreaInsets(of: try #require(r.node("filter"))) == .zero)
         #expect(try node(r, "noteCell").safeAreaInsets == .zero)
         #expect(try node(r, "list").safeAreaInsets == EdgeInsets(top: 20))
 
@@ -296,7 +298,9 @@ import KeyboardAvoidance
         #expect(r.screen.items.count == 20)
         #expect(try frame(r, "$root.cell[0,19]") == Rect(x: 0, y: 836, width: 375, height: 44))
         #expect(r.screen[r.contentController!].kind == .tableViewController)
-        #expect(r.screen.frameInWindow(try #require(r.node("last"))) == Rect(x: 16, y: 843, width: 343, height: 30))
+        // The table rests at −64 (status bar 20 + navigation bar 44): 836 + 7 + 64 = 907.
+        #expect(r.screen[r.contentRoot].contentOffset.y == -64)
+        #expect(r.screen.frameInWindow(try #require(r.node("last"))) == Rect(x: 16, y: 907, width: 343, height: 30))
     }
 
     @Test func collectionFlowLayout() throws {
