@@ -95,9 +95,11 @@ public struct CellRunner: Sendable {
     func record(_ compiled: Compiled, expected: [ExpectedValue]) -> [StepRecord] {
         let screen = compiled.initial.screen
         var simulation = Simulation(screen: screen, strategy: strategy)
+        let accessories = AccessoryRule(scenario: scenario, resolved: compiled.initial, device: device)
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
                                     trackedViews: trackedViews(compiled.initial, expected: expected),
-                                    names: screen.names, toolbar: scenario.options.toolbar)
+                                    names: screen.names, toolbar: scenario.options.toolbar,
+                                    ownAccessories: Set(accessories.declared.keys))
         let baseline = RestoreBaseline(screen)
         var keyboardWasShown = false
         var records: [StepRecord] = []
@@ -107,7 +109,8 @@ public struct CellRunner: Sendable {
             for event in step.events { simulation.apply(event) }
             if StepObserver.dockedKeyboard(in: simulation.world) != nil { keyboardWasShown = true }
             records.append(observer.record(action: step.action, simulation: simulation, baseline: baseline,
-                                           keyboardWasShown: keyboardWasShown, moveLogStart: logStart))
+                                           keyboardWasShown: keyboardWasShown, moveLogStart: logStart,
+                                           accessory: step.accessory))
         }
         return records
     }
