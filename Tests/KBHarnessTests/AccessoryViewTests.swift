@@ -278,6 +278,25 @@ import Testing
         #expect(outcome.steps[0].value(of: "keyboard.accessory") == nil)
     }
 
+    @Test func picturesMarkTheAccessoryBand() throws {
+        let (runner, outcome) = try run(Self.form(), keyboard: .hardware)
+        _ = outcome
+        let cell = try CellPicture.svg(runner, step: 1)
+        #expect(cell.contains("accessory 44 (IQ toolbar)"))
+        #expect(cell.contains("keyboard: hardware 44 pt"))
+        let (declared, _) = try run(Self.form(noteExtra: ", inputAccessoryView: {height: 60}", steps: "  - focus: note\n"))
+        let declaredPicture = try CellPicture.svg(declared, step: 1)
+        #expect(declaredPicture.contains(">accessory 60</text>") && declaredPicture.contains("keyboard: standard 276 pt"))
+
+        let stored = StoredStep(action: "focus name", focused: "name",
+                                metrics: ["keyboard.minY": 308, "keyboard.height": 260, "keyboard.accessory": 44],
+                                failed: [], known: [])
+        let outline = DeviceOutline(width: 320, height: 568, statusBar: 20, safeTop: 20, safeLeft: 0, safeBottom: 0, safeRight: 0)
+        let picture = StatePicture.svg(stored, outline: outline, title: "t", subtitle: "s", highlighted: [])
+        #expect(picture.contains(">accessory 44</text>"))
+        #expect(picture.contains("keyboard 260 pt, top 308"))
+    }
+
     // MARK: - Scenario files
 
     @Test func theDeclaredAccessoryIsInTheHashOnlyWhenSet() throws {

@@ -115,15 +115,18 @@ public struct CellRunner: Sendable {
         return records
     }
 
-    /// The simulation after the first `steps` steps (all when nil), with the screen it started from.
-    public func simulate(steps: Int? = nil) throws(ScenarioFileError) -> (initial: ResolvedScreen, simulation: Simulation, action: String?) {
+    /// The simulation after the first `steps` steps (all when nil), with the screen it started from, the
+    /// last step's action and the accessory view inside the keyboard frame it left on screen.
+    public func simulate(steps: Int? = nil) throws(ScenarioFileError)
+        -> (initial: ResolvedScreen, simulation: Simulation, action: String?, accessory: InputAccessory?) {
         let compiled = try compile()
         var simulation = Simulation(screen: compiled.initial.screen, strategy: strategy)
         let count = min(steps ?? compiled.steps.count, compiled.steps.count)
         for step in compiled.steps.prefix(count) {
             for event in step.events { simulation.apply(event) }
         }
-        return (compiled.initial, simulation, count > 0 ? compiled.steps[count - 1].action : nil)
+        let last = count > 0 ? compiled.steps[count - 1] : nil
+        return (compiled.initial, simulation, last?.action, last?.accessory)
     }
 
     /// Scroll views and text views of the scenario, plus every view an expected value names.
