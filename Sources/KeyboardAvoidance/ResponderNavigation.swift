@@ -179,8 +179,11 @@ public struct ToolbarState: Sendable, Equatable {
         self.nextEnabled = nextEnabled
     }
 
-    /// The toolbar of `input`, or nil when the rules attach none.
-    public static func of(_ input: NodeID, in screen: Screen, options: ToolbarOptions) -> ToolbarState? {
+    /// The toolbar of `input`, or nil when the rules attach none. `hasOwnAccessory`: the app set the
+    /// input's own `inputAccessoryView`, which IQ never replaces (spec §4.3, add rule; §1.5).
+    public static func of(_ input: NodeID, in screen: Screen, options: ToolbarOptions,
+                          hasOwnAccessory: Bool = false) -> ToolbarState? {
+        guard !hasOwnAccessory else { return nil }
         var controllerID = screen.viewContainingController(input)
         if screen[input].kind == .searchTextField, let current = controllerID {
             var searchOwner = current

@@ -79,7 +79,9 @@ import KeyboardAvoidance
             for orientation in Orientation.allCases {
                 required += ["safeArea.\(orientation)", "statusBar.\(orientation)"]
                 required += ["navigationBar", "largeTitleNavigationBar", "tabBar"].map { "bars.\($0).\(orientation)" }
-                required += device.keyboardKinds(orientation).filter(\.isDocked).map { "keyboards.\(orientation).\($0.rawValue)" }
+                // The hardware keyboard has no number to source: only the focused input's accessory shows.
+                required += device.keyboardKinds(orientation).filter { $0.isDocked && $0 != .hardware }
+                    .map { "keyboards.\(orientation).\($0.rawValue)" }
             }
             if device.floatingKeyboard != nil { required += ["keyboards.floating.width", "keyboards.floating.height"] }
             for field in required {
@@ -95,9 +97,9 @@ import KeyboardAvoidance
                         == KeyboardKind.allCases.filter { $0 != .floating || device.idiom == .pad }, "\(device.key)")
             }
             #expect((device.floatingKeyboard != nil) == (device.idiom == .pad))
-            // The accessory bar and the floating height are assumptions, and say so.
-            #expect(device.provenance.filter { $0.field.hasSuffix(".hardware") || $0.field == "keyboards.floating.height" }
-                .allSatisfy { $0.confidence == .estimated })
+            // The floating height is an assumption, and says so; the old hardware accessory number is gone.
+            #expect(device.provenance.filter { $0.field == "keyboards.floating.height" }.allSatisfy { $0.confidence == .estimated })
+            #expect(!device.provenance.contains { $0.field.hasSuffix(".hardware") }, "\(device.key)")
         }
     }
 
@@ -174,7 +176,8 @@ import KeyboardAvoidance
 
                     check(device.bars.navigationBar[orientation], entry["bars", "navigationBar", o], "bars.navigationBar.\(o)")
                     check(device.bars.tabBar[orientation], entry["bars", "tabBar", o], "bars.tabBar.\(o)")
-                    check(device.keyboards[orientation].hardware, entry["bars", "keyboardAccessoryToolbar"], "hardware")
+                    // devices.json's accessory toolbar is IQ's pre-iOS 26 toolbar (its iOS 26 height is not there).
+                    if !ios26 { check(device.os.iqToolbarHeight, entry["bars", "keyboardAccessoryToolbar"], "keyboardAccessoryToolbar") }
 
                     // Keyboards: the main block for iOS 12-18, `keyboard.ios26` for iOS 26 profiles
                     // (for devices shipping with iOS 26 the two agree). Gaps (null) are filled in the

@@ -15,11 +15,16 @@ import KeyboardAvoidance
         #expect(se.safeAreaInsets(.portrait) == EdgeInsets(top: 20))
         #expect(se.safeAreaInsets(.landscape) == .zero)
         #expect(!se.homeIndicator)
-        #expect(KeyboardKind.allCases.map { se.keyboardHeight($0, .portrait) } == [216, 253, 253, 216, 44, nil])
-        #expect(KeyboardKind.allCases.map { se.keyboardHeight($0, .landscape) } == [162, 199, 199, 162, 44, nil])
+        // A hardware keyboard puts no keys on screen (0): its frame is the accessory alone.
+        #expect(KeyboardKind.allCases.map { se.keyboardHeight($0, .portrait) } == [216, 253, 253, 216, 0, nil])
+        #expect(KeyboardKind.allCases.map { se.keyboardHeight($0, .landscape) } == [162, 199, 199, 162, 0, nil])
         #expect(se.keyboardKinds(.portrait) == [.standard, .predictive, .emoji, .numberPad, .hardware])
         #expect(se.keyboardFrame(.standard, .portrait) == Rect(x: 0, y: 352, width: 320, height: 216))
-        #expect(se.keyboardFrame(.hardware, .landscape) == Rect(x: 0, y: 276, width: 568, height: 44))
+        // 216 keys + 44 accessory = 260, top 568 - 260 = 308.
+        #expect(se.keyboardFrame(.standard, .portrait, accessoryHeight: 44) == Rect(x: 0, y: 308, width: 320, height: 260))
+        // Landscape hardware: the 44-pt accessory alone, top 320 - 44 = 276; nothing without one.
+        #expect(se.keyboardFrame(.hardware, .landscape, accessoryHeight: 44) == Rect(x: 0, y: 276, width: 568, height: 44))
+        #expect(se.keyboardFrame(.hardware, .landscape) == nil)
         #expect(se.keyboardFrame(.floating, .portrait) == nil)
         #expect(se.navigationBarHeight(.portrait, largeTitle: true) == 96)
         #expect(se.navigationBarHeight(.landscape, largeTitle: true) == 32)
@@ -28,16 +33,16 @@ import KeyboardAvoidance
         #expect(window.frame == Rect(x: 0, y: 0, width: 568, height: 320) && window.orientation == .landscapeLeft)
 
         let eight = try #require(devices["iphone-8"])
-        #expect(KeyboardKind.allCases.map { eight.keyboardHeight($0, .portrait) } == [216, 260, 260, 216, 44, nil])
-        #expect(KeyboardKind.allCases.map { eight.keyboardHeight($0, .landscape) } == [163, 200, 200, 163, 44, nil])
+        #expect(KeyboardKind.allCases.map { eight.keyboardHeight($0, .portrait) } == [216, 260, 260, 216, 0, nil])
+        #expect(KeyboardKind.allCases.map { eight.keyboardHeight($0, .landscape) } == [163, 200, 200, 163, 0, nil])
 
         let x = try #require(devices["iphone-x-xs-11-pro"])
         #expect(x.points == Size(width: 375, height: 812) && x.scale == 3 && x.homeIndicator)
         #expect(x.safeAreaInsets(.portrait) == EdgeInsets(top: 44, bottom: 34))
         #expect(x.safeAreaInsets(.landscape) == EdgeInsets(left: 44, bottom: 21, right: 44))
         #expect(x.statusBarHeight(.portrait) == 44)
-        #expect(KeyboardKind.allCases.map { x.keyboardHeight($0, .portrait) } == [292, 336, 336, 292, 44, nil])
-        #expect(KeyboardKind.allCases.map { x.keyboardHeight($0, .landscape) } == [172, 209, 209, 172, 44, nil])
+        #expect(KeyboardKind.allCases.map { x.keyboardHeight($0, .portrait) } == [292, 336, 336, 292, 0, nil])
+        #expect(KeyboardKind.allCases.map { x.keyboardHeight($0, .landscape) } == [172, 209, 209, 172, 0, nil])
 
         let fourteen = try #require(devices["iphone-14-pro-15-16"])
         #expect(fourteen.points == Size(width: 393, height: 852))
@@ -51,11 +56,13 @@ import KeyboardAvoidance
         #expect(pad.statusBarHeight(.landscape) == 24)
         #expect(pad.bars.navigationBar == PerOrientation(portrait: 50, landscape: 50))
         #expect(pad.bars.tabBar == PerOrientation(portrait: 45, landscape: 45))
-        #expect(KeyboardKind.allCases.map { pad.keyboardHeight($0, .portrait) } == [348, 398, 398, 348, 44, 260])
-        #expect(KeyboardKind.allCases.map { pad.keyboardHeight($0, .landscape) } == [441, 491, 491, 441, 44, 260])
+        #expect(KeyboardKind.allCases.map { pad.keyboardHeight($0, .portrait) } == [348, 398, 398, 348, 0, 260])
+        #expect(KeyboardKind.allCases.map { pad.keyboardHeight($0, .landscape) } == [441, 491, 491, 441, 0, 260])
         #expect(pad.keyboardKinds(.landscape) == KeyboardKind.allCases)
         #expect(pad.floatingKeyboard == Size(width: 320, height: 260))
         #expect(pad.keyboardFrame(.floating, .portrait) == Rect(x: 352, y: 1006, width: 320, height: 260))
+        // The accessory sits on the floating keyboard: same bottom (1266), 260 + 44 = 304 tall, top 1006 - 44 = 962.
+        #expect(pad.keyboardFrame(.floating, .portrait, accessoryHeight: 44) == Rect(x: 352, y: 962, width: 320, height: 304))
         // The engine's floating test: narrower than the screen and above its bottom edge.
         let floating = try #require(pad.keyboardFrame(.floating, .landscape))
         #expect(floating.width < 1366 && floating.maxY < 1024)
@@ -98,7 +105,8 @@ import KeyboardAvoidance
         let devices = try DeviceProfile.parseDevices(DeviceProfileTests.valid, file: "d.yaml")
         let device = try #require(devices.first)
         #expect(!device.homeIndicator && device.provenance.isEmpty && device.floatingKeyboard == nil)
-        #expect(device.keyboardKinds(.portrait) == [.standard, .predictive])
+        // Every profile has the hardware keyboard: it needs no number.
+        #expect(device.keyboardKinds(.portrait) == [.standard, .predictive, .hardware])
         #expect(device.source == SourceLocation(file: "d.yaml", line: 2, column: 5))
         #expect(device.definitionHash.count == 16)
     }

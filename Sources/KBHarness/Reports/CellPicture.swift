@@ -5,7 +5,7 @@ import KeyboardAvoidance
 public enum CellPicture {
     /// Draws `runner`'s cell after `step` steps (every step when nil), in points (1 pt = 1 SVG unit).
     public static func svg(_ runner: CellRunner, step: Int?) throws -> String {
-        let simulated: (initial: ResolvedScreen, simulation: Simulation, action: String?)
+        let simulated: (initial: ResolvedScreen, simulation: Simulation, action: String?, accessory: InputAccessory?)
         do {
             simulated = try runner.simulate(steps: step)
         } catch {
@@ -70,6 +70,14 @@ public enum CellPicture {
         if let notification = world.lastKeyboardNotification, !notification.kind.isHide, let frame = notification.endFrame {
             let docked = StepObserver.dockedKeyboard(in: world)
             svg.rect(frame, fill: "#3b3b3b", stroke: "#111111", opacity: 0.78)
+            // The accessory view is the top band of the frame UIKit posts (the whole of it on a hardware keyboard).
+            if let accessory = simulated.accessory, accessory.height > 0 {
+                let band = Rect(x: frame.minX, y: frame.minY, width: frame.width, height: min(accessory.height, frame.height))
+                svg.rect(band, fill: "#6c6c6c", stroke: "#111111", opacity: 0.85)
+                let source = accessory.source == .iqToolbar ? " (IQ toolbar)" : ""
+                svg.text("accessory \(format(accessory.height))\(source)", at: Point(x: frame.maxX - 8, y: frame.minY + 16),
+                         size: 11, color: "#ffffff", anchor: "end")
+            }
             let label = "keyboard: \(runner.key.keyboard.rawValue) \(format(frame.height)) pt\(docked == nil ? " (floating)" : "")"
             svg.text(label, at: Point(x: frame.minX + 8, y: frame.minY + 16), size: 11, color: "#ffffff")
             keyboardTop = docked?.minY

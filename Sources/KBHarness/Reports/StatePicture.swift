@@ -142,6 +142,13 @@ public enum StatePicture {
         if keyboardHeight > 0, let keyboardTop {
             svg.rect(Rect(x: 0, y: keyboardTop, width: width, height: keyboardHeight), fill: "#3b3b3b",
                      stroke: "#111111", opacity: 0.78)
+            // The accessory view is the top band of the keyboard frame (recorded only when one shows).
+            if let accessory = metrics["keyboard.accessory"], accessory > 0 {
+                svg.rect(Rect(x: 0, y: keyboardTop, width: width, height: min(accessory, keyboardHeight)),
+                         fill: "#6c6c6c", stroke: "#111111", opacity: 0.85)
+                svg.text("accessory \(format(accessory))", at: Point(x: width - 8, y: keyboardTop + 16), size: 11,
+                         color: "#ffffff", anchor: "end")
+            }
             svg.text("keyboard \(format(keyboardHeight)) pt, top \(format(keyboardTop))",
                      at: Point(x: 8, y: keyboardTop + 16), size: 11, color: "#ffffff")
         }

@@ -95,9 +95,11 @@ public struct CellRunner: Sendable {
     func record(_ compiled: Compiled, expected: [ExpectedValue]) -> [StepRecord] {
         let screen = compiled.initial.screen
         var simulation = Simulation(screen: screen, strategy: strategy)
+        let accessories = AccessoryRule(scenario: scenario, resolved: compiled.initial, device: device)
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
                                     trackedViews: trackedViews(compiled.initial, expected: expected),
-                                    names: screen.names, toolbar: scenario.options.toolbar)
+                                    names: screen.names, toolbar: scenario.options.toolbar,
+                                    ownAccessories: Set(accessories.declared.keys))
         let baseline = RestoreBaseline(screen)
         var keyboardWasShown = false
         var records: [StepRecord] = []
@@ -107,20 +109,24 @@ public struct CellRunner: Sendable {
             for event in step.events { simulation.apply(event) }
             if StepObserver.dockedKeyboard(in: simulation.world) != nil { keyboardWasShown = true }
             records.append(observer.record(action: step.action, simulation: simulation, baseline: baseline,
-                                           keyboardWasShown: keyboardWasShown, moveLogStart: logStart))
+                                           keyboardWasShown: keyboardWasShown, moveLogStart: logStart,
+                                           accessory: step.accessory))
         }
         return records
     }
 
-    /// The simulation after the first `steps` steps (all when nil), with the screen it started from.
-    public func simulate(steps: Int? = nil) throws(ScenarioFileError) -> (initial: ResolvedScreen, simulation: Simulation, action: String?) {
+    /// The simulation after the first `steps` steps (all when nil), with the screen it started from, the
+    /// last step's action and the accessory view inside the keyboard frame it left on screen.
+    public func simulate(steps: Int? = nil) throws(ScenarioFileError)
+        -> (initial: ResolvedScreen, simulation: Simulation, action: String?, accessory: InputAccessory?) {
         let compiled = try compile()
         var simulation = Simulation(screen: compiled.initial.screen, strategy: strategy)
         let count = min(steps ?? compiled.steps.count, compiled.steps.count)
         for step in compiled.steps.prefix(count) {
             for event in step.events { simulation.apply(event) }
         }
-        return (compiled.initial, simulation, count > 0 ? compiled.steps[count - 1].action : nil)
+        let last = count > 0 ? compiled.steps[count - 1] : nil
+        return (compiled.initial, simulation, last?.action, last?.accessory)
     }
 
     /// Scroll views and text views of the scenario, plus every view an expected value names.

@@ -6,10 +6,12 @@ import KeyboardAvoidance
 /// The translation is done once per cell; the same event lists then drive the correctness run and
 /// every timing iteration.
 struct ScenarioDriver {
-    /// One step's events and a readable description of what it did.
+    /// One step's events, a readable description of what it did, and the accessory view inside the
+    /// keyboard frame on screen after it (nil when no accessory shows or nothing is on screen).
     struct CompiledStep {
         var action: String
         var events: [Event]
+        var accessory: InputAccessory?
     }
 
     let scenario: Scenario
@@ -42,8 +44,20 @@ struct ScenarioDriver {
         var resolved: ResolvedScreen
         var screens: [Orientation: ResolvedScreen] = [:]
         var focused: NodeID?
+        /// Whether the keyboard is presented. A hardware keyboard without an accessory is presented with
+        /// nothing on screen, so this can be true while `shownFrame` is nil.
         var keyboardUp = false
+        /// The last end frame posted: the begin frame of the next notification.
         var keyboardFrame: Rect?
+        /// The frame on screen: the last shown one (floating included), nil once hidden or when nothing shows.
+        var shownFrame: Rect?
+        /// The accessory view inside `shownFrame`.
+        var shownAccessory: InputAccessory?
+        /// Whether `shownFrame` came from a `keyboard: {frame: …}` step. The scenario wrote that frame
+        /// whole, accessory or not, so focus changes leave it alone until the next show or hide.
+        var frameIsExplicit = false
+        /// Which accessory each input brings.
+        let accessories: AccessoryRule
         let cache: ScreenCache?
 
         init(scenario: Scenario, device: DeviceProfile, orientation: Orientation, kind: KeyboardKind,
@@ -55,6 +69,7 @@ struct ScenarioDriver {
             self.cache = cache
             resolved = try State.resolve(scenario, on: device, orientation: orientation, cache: cache)
             screens[orientation] = resolved
+            accessories = AccessoryRule(scenario: scenario, resolved: resolved, device: device)
         }
 
         /// The screen in `orientation`, through the cache when there is one.
@@ -75,10 +90,18 @@ struct ScenarioDriver {
                 }
                 guard target != focused else { break }
                 if let focused { events.append(.endEditing(focused)) }
-                if order == .keyboardFirst && !keyboardUp { events += show() }
-                events.append(.beginEditing(target))
-                if order == .fieldFirst && !keyboardUp { events += show() }
+                // Set first: the keyboard that appears carries the new input's accessory, in either order.
                 focused = target
+                if keyboardUp {
+                    events.append(.beginEditing(target))
+                    events += refocus()
+                } else if order == .keyboardFirst {
+                    events += show()
+                    events.append(.beginEditing(target))
+                } else {
+                    events.append(.beginEditing(target))
+                    events += show()
+                }
             case .keyboard(.show):
                 action = "keyboard show \(kind.rawValue)"
                 if !keyboardUp { events += show() }
@@ -93,6 +116,9 @@ struct ScenarioDriver {
                 action = "keyboard frame \(frame)"
                 events += notifications(frame, hiding: false)
                 keyboardUp = true
+                shownFrame = frame
+                shownAccessory = nil
+                frameIsExplicit = true
             case .dismiss:
                 action = "dismiss"
                 if let focused { events.append(.endEditing(focused)) }
@@ -122,6 +148,7 @@ struct ScenarioDriver {
                 events.append(.endEditing(current))
                 events.append(.beginEditing(target))
                 focused = target
+                events += refocus()
             case .background:
                 action = "background"
                 events.append(.applicationWillResignActive)
@@ -138,7 +165,7 @@ struct ScenarioDriver {
                 action = "pop \(phase.rawValue)"
                 events.append(.interactivePopGesture(phase))
             }
-            return CompiledStep(action: action, events: events)
+            return CompiledStep(action: action, events: events, accessory: shownFrame == nil ? nil : shownAccessory)
         }
 
         /// The node a step names: a text input, or a search bar standing for its field.
@@ -148,20 +175,54 @@ struct ScenarioDriver {
             return resolved.screen[node].kind.isEditableInput ? node : nil
         }
 
-        /// The keyboard of the current kind appearing (or changing) in the current orientation.
-        mutating func show() -> [Event] {
-            guard let frame = device.keyboardFrame(kind, orientation) else { return [] }
+        /// The keyboard of the current kind appearing (or changing) in the current orientation, with the
+        /// focused input's accessory on top; always posted, as UIKit does for a show, a kind change or a
+        /// rotation.
+        mutating func show() -> [Event] { present(onlyIfChanged: false) }
+
+        /// After focus moved while the keyboard is up: UIKit posts the notifications again only when the new
+        /// input's frame (its accessory) differs from the one on screen (spec §3.4 C.3).
+        mutating func refocus() -> [Event] {
+            guard keyboardUp, !frameIsExplicit else { return [] }
+            return present(onlyIfChanged: true)
+        }
+
+        /// Presents the keyboard for the focused input, posting its frame unless `onlyIfChanged` and it is
+        /// the frame already on screen.
+        mutating func present(onlyIfChanged: Bool) -> [Event] {
+            // A kind this profile has no number for; the library validation keeps such steps out.
+            guard device.keyboardHeight(kind, orientation) != nil else { return [] }
             keyboardUp = true
+            frameIsExplicit = false
+            let accessory = accessories.accessory(of: focused, in: resolved.screen)
+            let frame = device.keyboardFrame(kind, orientation, accessoryHeight: accessory?.height ?? 0)
+            if onlyIfChanged && frame == shownFrame {
+                shownAccessory = accessory
+                return []
+            }
+            // A hardware keyboard without an accessory: nothing on screen; whatever was there goes.
+            guard let frame else { return slideOff() }
+            shownFrame = frame
+            shownAccessory = accessory
             // Undocking a keyboard is announced as a hide in UIKit, with the floating frame.
             return notifications(frame, hiding: !kind.isDocked)
         }
 
-        /// The keyboard sliding off the bottom of the screen.
+        /// The keyboard going away.
         mutating func hide() -> [Event] {
-            let size = device.windowSize(orientation)
-            let height = keyboardFrame?.height ?? 0
             keyboardUp = false
-            return notifications(Rect(x: 0, y: size.height, width: size.width, height: height), hiding: true)
+            frameIsExplicit = false
+            return slideOff()
+        }
+
+        /// The frame on screen, accessory included, sliding off the bottom of the screen; nothing when
+        /// nothing is on screen (a hardware keyboard without an accessory).
+        mutating func slideOff() -> [Event] {
+            guard let current = shownFrame else { return [] }
+            shownFrame = nil
+            shownAccessory = nil
+            let size = device.windowSize(orientation)
+            return notifications(Rect(x: 0, y: size.height, width: size.width, height: current.height), hiding: true)
         }
 
         /// The four notifications UIKit posts for a keyboard frame change, will before did.

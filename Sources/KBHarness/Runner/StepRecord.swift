@@ -79,6 +79,8 @@ struct StepObserver {
     let names: [String]
     /// Toolbar rules and navigation order of the scenario.
     var toolbar = ToolbarOptions()
+    /// Inputs with their own `inputAccessoryView`, which IQ's toolbar never replaces.
+    var ownAccessories: Set<NodeID> = []
     /// Tolerance, in points, below which an invariant violation is rounding noise.
     let tolerance = 0.5
 
@@ -103,8 +105,9 @@ struct StepObserver {
     }
 
     /// Records the state after a step.
+    /// `accessory` is the accessory view inside the keyboard frame the step left on screen.
     func record(action: String, simulation: Simulation, baseline: RestoreBaseline, keyboardWasShown: Bool,
-                moveLogStart: Int) -> StepRecord {
+                moveLogStart: Int, accessory: InputAccessory? = nil) -> StepRecord {
         let world = simulation.world
         let screen = world.screen
         var metrics: [(name: String, value: Double)] = []
@@ -125,6 +128,8 @@ struct StepObserver {
         let keyboard = StepObserver.dockedKeyboard(in: world)
         metrics.append(("keyboard.minY", keyboard?.minY ?? screen.window.frame.height))
         metrics.append(("keyboard.height", keyboard?.height ?? 0))
+        // Only when one shows, so the states of cells without an accessory stay as they were.
+        if keyboard != nil, let accessory, accessory.height > 0 { metrics.append(("keyboard.accessory", accessory.height)) }
 
         var focusedName: String?
         var navigationRecord: NavigationRecord?
@@ -135,7 +140,8 @@ struct StepObserver {
                 list: navigation.list.map { names[$0.index] }, index: navigation.index,
                 canGoPrevious: navigation.canGoPrevious, canGoNext: navigation.canGoNext,
                 returnKey: navigation.canGoNext ? "next" : "done",
-                toolbar: ToolbarState.of(focused, in: screen, options: toolbar))
+                toolbar: ToolbarState.of(focused, in: screen, options: toolbar,
+                                         hasOwnAccessory: ownAccessories.contains(focused)))
             metrics.append(("navigation.count", Double(navigation.list.count)))
             if let index = navigation.index { metrics.append(("navigation.index", Double(index))) }
             let frame = screen.frameInWindow(focused)

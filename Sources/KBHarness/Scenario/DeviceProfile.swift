@@ -22,7 +22,7 @@ public enum KeyboardKind: String, CaseIterable, Sendable, Codable {
     case emoji
     /// Number pad.
     case numberPad
-    /// A hardware keyboard is attached: only the accessory bar is on screen.
+    /// A hardware keyboard is attached: no keys on screen, only the focused input's accessory view, if any.
     case hardware
     /// iPad floating (undocked) keyboard: narrower than the screen and not at its bottom.
     case floating
@@ -45,6 +45,12 @@ public enum DeviceOS: String, CaseIterable, Sendable, Codable {
     case ios18
     /// iOS 26.
     case ios26
+
+    /// Height of IQKeyboardToolbar, the previous/next/done bar IQKeyboardToolbarManager attaches as an
+    /// input's `inputAccessoryView`: 58 pt on iOS 26 when the app does not set
+    /// `UIDesignRequiresCompatibility` (assumed here: iOS 26 profiles describe the new design), 44 pt
+    /// otherwise (IQKeyboardToolbar 1.1.2 and later; spec §1.5 and §8.7).
+    public var iqToolbarHeight: Double { self == .ios26 ? 58 : 44 }
 }
 
 /// How far a device number can be trusted, as recorded in the reference data.
@@ -78,7 +84,8 @@ extension PerOrientation: Sendable where Value: Sendable {}
 extension PerOrientation: Equatable where Value: Equatable {}
 extension PerOrientation: Hashable where Value: Hashable {}
 
-/// Keyboard frame heights of one orientation, as the app receives them in keyboard notifications.
+/// Keyboard frame heights of one orientation, as the app receives them in keyboard notifications when
+/// the focused input has no `inputAccessoryView` (an accessory adds its height on top).
 public struct KeyboardHeights: Hashable, Sendable {
     /// Letters, QuickType off.
     public var standard: Double
@@ -88,27 +95,24 @@ public struct KeyboardHeights: Hashable, Sendable {
     public var emoji: Double?
     /// Number pad, if known.
     public var numberPad: Double?
-    /// On-screen accessory bar with a hardware keyboard attached, if known.
-    public var hardware: Double?
 
     /// Creates the heights.
-    public init(standard: Double, predictive: Double, emoji: Double? = nil, numberPad: Double? = nil,
-                hardware: Double? = nil) {
+    public init(standard: Double, predictive: Double, emoji: Double? = nil, numberPad: Double? = nil) {
         self.standard = standard
         self.predictive = predictive
         self.emoji = emoji
         self.numberPad = numberPad
-        self.hardware = hardware
     }
 
-    /// The height of a docked kind; `nil` when unknown, and always for `floating`.
+    /// The height of a docked kind's keys; `nil` when unknown, and always for `floating`. A hardware
+    /// keyboard puts no keys on screen: 0 on every device, so only an accessory view can show.
     public subscript(kind: KeyboardKind) -> Double? {
         switch kind {
         case .standard: return standard
         case .predictive: return predictive
         case .emoji: return emoji
         case .numberPad: return numberPad
-        case .hardware: return hardware
+        case .hardware: return 0
         case .floating: return nil
         }
     }
@@ -223,7 +227,8 @@ public struct DeviceProfile: Hashable, Sendable {
         largeTitle ? bars.largeTitleNavigationBar[orientation] : bars.navigationBar[orientation]
     }
 
-    /// Keyboard frame height of `kind` in `orientation`, or `nil` when the profile has no number for it.
+    /// Keyboard frame height of `kind` in `orientation` without an input accessory view (0 for `hardware`,
+    /// which every profile has), or `nil` when the profile has no number for it.
     public func keyboardHeight(_ kind: KeyboardKind, _ orientation: Orientation) -> Double? {
         kind == .floating ? floatingKeyboard?.height : keyboards[orientation][kind]
     }
@@ -233,19 +238,24 @@ public struct DeviceProfile: Hashable, Sendable {
         KeyboardKind.allCases.filter { keyboardHeight($0, orientation) != nil }
     }
 
-    /// The keyboard end frame in screen coordinates, as a keyboard notification would carry it.
+    /// The keyboard end frame in screen coordinates, as a keyboard notification would carry it when the
+    /// focused input's `inputAccessoryView` is `accessoryHeight` tall (0: none).
     ///
-    /// Docked kinds sit at the bottom across the full width. The floating keyboard is placed centred,
-    /// 100 pt above the bottom edge: where a user leaves it varies, and any position off the bottom edge
-    /// is treated alike by frame-based libraries.
-    public func keyboardFrame(_ kind: KeyboardKind, _ orientation: Orientation) -> Rect? {
+    /// UIKit reports the accessory as part of the keyboard: the frame is the keys plus the accessory, its
+    /// top edge raised by the accessory. Docked kinds sit at the bottom across the full width; a hardware
+    /// keyboard is the accessory alone, and `nil` without one (nothing is on screen). The floating
+    /// keyboard is placed centred, 100 pt above the bottom edge, with the accessory on top of it: where a
+    /// user leaves it varies, and any position off the bottom edge is treated alike by frame-based
+    /// libraries. `nil` also when the profile has no number for `kind`.
+    public func keyboardFrame(_ kind: KeyboardKind, _ orientation: Orientation, accessoryHeight: Double = 0) -> Rect? {
         let screen = windowSize(orientation)
         if kind == .floating {
             guard let size = floatingKeyboard else { return nil }
-            return Rect(x: (screen.width - size.width) / 2, y: screen.height - size.height - 100,
-                        width: size.width, height: size.height)
+            return Rect(x: (screen.width - size.width) / 2, y: screen.height - size.height - 100 - accessoryHeight,
+                        width: size.width, height: size.height + accessoryHeight)
         }
-        guard let height = keyboardHeight(kind, orientation) else { return nil }
+        guard let keys = keyboardHeight(kind, orientation), keys + accessoryHeight > 0 else { return nil }
+        let height = keys + accessoryHeight
         return Rect(x: 0, y: screen.height - height, width: screen.width, height: height)
     }
 
@@ -265,7 +275,6 @@ public struct DeviceProfile: Hashable, Sendable {
                                                    "predictive": .number(value.predictive)]
             if let v = value.emoji { object["emoji"] = .number(v) }
             if let v = value.numberPad { object["numberPad"] = .number(v) }
-            if let v = value.hardware { object["hardware"] = .number(v) }
             return .object(object)
         }
         var keyboardObject: [String: CanonicalJSON] = ["portrait": heights(keyboards.portrait),
@@ -295,7 +304,11 @@ extension DeviceProfile {
     static let fieldNames = ["key", "name", "idiom", "os", "points", "scale", "statusBar", "safeArea",
                              "homeIndicator", "bars", "keyboards", "provenance"]
 
-    /// Every dotted path a provenance entry may name.
+    /// Fields older files give that are accepted and ignored: `keyboards.<orientation>.hardware`, the
+    /// accessory bar a hardware keyboard was assumed to show (the focused input decides it now).
+    static let ignoredFields = Orientation.allCases.map { "keyboards.\($0).\(KeyboardKind.hardware.rawValue)" }
+
+    /// Every dotted path a provenance entry may name (`ignoredFields` included, so older files load).
     static let provenanceFields: [String] = {
         var names = ["key", "name", "idiom", "os", "points", "points.width", "points.height", "scale", "homeIndicator"]
         for orientation in Orientation.allCases {
@@ -372,7 +385,8 @@ extension DeviceProfile {
             }
             let confidence = reader.choice(entry, "confidence", Confidence.self, required: true)
             let source = reader.string(entry, "source", required: true)
-            if let field, let confidence, let source {
+            // Provenance of an ignored old field describes no number of the profile: dropped with it.
+            if let field, let confidence, let source, !ignoredFields.contains(field) {
                 provenance.append(Provenance(field: field, confidence: confidence, source: source))
             }
         }
@@ -437,10 +451,12 @@ extension DeviceProfile {
         let predictive = reader.number(heights, "predictive", .positive, required: true)
         let emoji = reader.number(heights, "emoji", .positive)
         let numberPad = reader.number(heights, "numberPad", .positive)
-        let hardware = reader.number(heights, "hardware", .positive)
+        // Older files give the hardware keyboard's accessory bar (an IQ-toolbar assumption, 44). Still
+        // accepted and checked as before so they keep loading, then ignored: the accessory now comes
+        // from the focused input (its own `inputAccessoryView` or IQ's toolbar), not from the device.
+        _ = reader.number(heights, "hardware", .positive)
         guard let standard, let predictive else { return nil }
-        return KeyboardHeights(standard: standard, predictive: predictive, emoji: emoji, numberPad: numberPad,
-                               hardware: hardware)
+        return KeyboardHeights(standard: standard, predictive: predictive, emoji: emoji, numberPad: numberPad)
     }
 
     /// Reads `{width, height}` with positive numbers.

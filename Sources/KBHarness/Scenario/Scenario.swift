@@ -198,6 +198,9 @@ public struct InputSpec: Hashable, Sendable {
     public var enableMode = EnableMode.default
     /// `iq.ignoreSwitchingByNextPrevious`.
     public var ignoreSwitching = false
+    /// Height of the app's own `inputAccessoryView`, if it sets one. UIKit shows it above the keys and
+    /// reports it as part of the keyboard frame; IQ never replaces it with its toolbar (spec §4.3).
+    public var inputAccessoryHeight: Double?
 
     /// The library's defaults.
     public init() {}

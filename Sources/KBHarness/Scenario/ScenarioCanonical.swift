@@ -85,6 +85,8 @@ extension ViewSpec {
             object["keyboardDistance"] = .optional(input.keyboardDistance)
             object["enableMode"] = .string(input.enableMode.rawValue)
             object["ignoreSwitching"] = .bool(input.ignoreSwitching)
+            // Written only when set, so inputs without an accessory keep their scenario's hash.
+            if let height = input.inputAccessoryHeight { object["inputAccessoryView"] = .object(["height": .number(height)]) }
         }
         if let textView {
             object["textContainerInset"] = .insets(textView.textContainerInset)

@@ -9,7 +9,7 @@ enum ViewFields {
     static let scroll = ["contentSize", "contentOffset", "contentInset", "contentInsetAdjustmentBehavior",
                          "indicatorInsets", "scrollEnabled",
                          "ignoreScrollingAdjustment", "ignoreContentInsetAdjustment", "restoreContentOffset"]
-    static let input = ["keyboardDistance", "enableMode", "ignoreSwitching"]
+    static let input = ["keyboardDistance", "enableMode", "ignoreSwitching", "inputAccessoryView"]
     static let textView = ["textContainerInset", "lineFragmentPadding", "hasText"]
     static let searchBar = ["navigationItemSearch"]
     static let table = ["style", "sections", "rows", "tableHeader", "tableFooter", "cells"]
@@ -86,6 +86,9 @@ struct ScenarioDecoder {
 
     /// The most table rows plus collection items a scenario may declare.
     static let maximumItems = 20_000
+
+    /// The tallest `inputAccessoryView` a scenario may declare, in points: taller than any device screen.
+    static let maximumAccessoryHeight = 1000.0
 
     /// Ids the metric names use for other things.
     static let reservedIDs = ["focused", "keyboard"]
@@ -497,7 +500,21 @@ struct ScenarioDecoder {
         input.keyboardDistance = reader.number(fields, "keyboardDistance")
         input.enableMode = reader.choice(fields, "enableMode", EnableMode.self) ?? .default
         input.ignoreSwitching = reader.bool(fields, "ignoreSwitching") ?? false
+        input.inputAccessoryHeight = decodeAccessory(fields)
         return input
+    }
+
+    /// `inputAccessoryView: {height: N}`: the app's own accessory, 0 < N ≤ 1000 points.
+    private mutating func decodeAccessory(_ fields: Fields) -> Double? {
+        guard let accessory = reader.open(fields, "inputAccessoryView", allowed: ["height"]) else { return nil }
+        guard let height = reader.number(accessory, "height", .positive, required: true) else { return nil }
+        // Taller than any screen is a typo, not an accessory; the generic limit (10^6) is far too loose.
+        guard height <= ScenarioDecoder.maximumAccessoryHeight else {
+            reader.fail(accessory["height"]!, accessory.path("height"),
+                        "must be at most \(formatted(ScenarioDecoder.maximumAccessoryHeight)) points, found \(formatted(height))")
+            return nil
+        }
+        return height
     }
 
     /// Insets where unset edges keep `defaults`.
