@@ -226,6 +226,30 @@ private func runCell(_ library: ScenarioLibrary, _ scenarioKey: String, device: 
         #expect(outcome.knownFailures == 1)
     }
 
+    /// UIKit never holds a negative content inset, and no strategy sets one: every step of every cell of
+    /// the bundled matrix, for every strategy, keeps every scroll and text view's insets at 0 or more.
+    @Test func noStrategyLeavesANegativeContentInsetAnywhereInTheBundledMatrix() throws {
+        let library = try shippedLibrary()
+        var checked = 0
+        var negative: [String] = []
+        for scenario in library.scenarios {
+            for cell in library.cells(for: scenario, strategies: StrategyCatalog.keys) {
+                guard let device = library.device(cell.device) else { continue }
+                let key = CellKey(scenario: scenario.key, device: cell.device, orientation: cell.orientation,
+                                  keyboard: cell.keyboard, strategy: cell.strategy)
+                let outcome = try #require(CellRunner(key: key, scenario: scenario, device: device)).run(expected: [])
+                for (index, step) in outcome.steps.enumerated() {
+                    for metric in step.metrics where metric.name.contains("Inset.") {
+                        checked += 1
+                        if metric.value < 0 { negative.append("\(key) step \(index + 1): \(metric.name) \(metric.value)") }
+                    }
+                }
+            }
+        }
+        #expect(checked > 100_000, "\(checked) insets checked")
+        #expect(negative.isEmpty, "\(negative.count) negative insets, e.g. \(negative.prefix(5))")
+    }
+
     /// Every cell of every shipped scenario's matrix (app, worked examples, edge cases, starters) runs
     /// without an error; expected values hold and the only invariant failures are those the scenarios
     /// declare as known.
