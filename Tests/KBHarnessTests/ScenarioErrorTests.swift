@@ -239,9 +239,9 @@ import KeyboardAvoidance
 
     @Test func containerOnlyFieldsAreRefusedElsewhere() {
         expectError("key: t/a\ntitle: T\nnavigationBar: {hidden: true}\n", line: 3, column: 1, field: "navigationBar",
-                    "only navigation and navigationInTabBar containers")
+                    "only navigation, navigationInTabBar and navigationInSheet containers")
         expectError("key: t/a\ntitle: T\ncontainer: tabBar\npresentation: {width: 300}\n", line: 4, column: 1,
-                    field: "presentation", "only formSheet and popover")
+                    field: "presentation", "only formSheet, popover and navigationInSheet")
         expectError("key: t/a\ntitle: T\ncontroller: {kind: navigationController}\n", line: 3, column: 20,
                     field: "controller.kind", "expected one of 'viewController'")
         expectError("""

@@ -107,7 +107,7 @@ import KeyboardAvoidance
             "c.yaml": "key: t/c\ntitle: C\n",
         ])
         #expect(result == [
-            "a.yaml:3:12: container: expected one of 'plain', 'navigation', 'tabBar', 'navigationInTabBar', 'formSheet', 'popover' or 'window', found 'tabbar'; did you mean 'tabBar'?",
+            "a.yaml:3:12: container: expected one of 'plain', 'navigation', 'tabBar', 'navigationInTabBar', 'formSheet', 'popover', 'window' or 'navigationInSheet', found 'tabbar'; did you mean 'tabBar'?",
             "b.yaml:1:1: title: missing required field 'title'",
         ])
     }

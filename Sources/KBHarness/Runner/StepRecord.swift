@@ -2,10 +2,11 @@ import KeyboardAvoidance
 
 /// The invariants every step of every cell is checked against.
 public enum Invariant: String, CaseIterable, Sendable {
-    /// The focused field is (partly) under the docked keyboard. For a scrollable text view, the part
-    /// its bottom content inset makes scrollable into view does not count.
+    /// The focused field is (partly) under the docked keyboard. A scrollable text view is judged by its
+    /// caret line, scrolled into the view's visible rect as UIKit does while the user types.
     case covered
-    /// The focused field starts above the top guide (under the status, navigation bar or sheet top).
+    /// The focused field (a scrolling text view: its caret line) starts above the top guide (under the
+    /// status bar, navigation bar or sheet top).
     case aboveTopGuide
     /// With the keyboard gone, something avoidance moved is not back: root origin, content or
     /// indicator insets, or a content offset left past the end of its content.
@@ -156,9 +157,13 @@ struct StepObserver {
                     details.append((.covered, coverage.message(names[focused.index], keyboard: keyboard)))
                 }
             }
-            if frame.minY < topGuide - tolerance {
+            // A scrolling text view is judged by its caret line here too: its top may scroll under the bar.
+            let judged = screen.visibleEditingFrame(of: focused)
+            let isCaret = screen[focused].kind == .textView && screen[focused].isScrollEnabled
+            if judged.minY < topGuide - tolerance {
                 failed.append(.aboveTopGuide)
-                details.append((.aboveTopGuide, "\(names[focused.index]) is above the top guide: its top \(format(frame.minY)) < \(format(topGuide))"))
+                let what = isCaret ? "\(names[focused.index])'s caret line" : names[focused.index]
+                details.append((.aboveTopGuide, "\(what) is above the top guide: its top \(format(judged.minY)) < \(format(topGuide))"))
             }
         }
 

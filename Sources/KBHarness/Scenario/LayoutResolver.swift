@@ -103,42 +103,67 @@ private struct LayoutResolver {
         var rootParent: NodeID?
         var rootFrame = full
         rootSafe = safe
-        if container.hasTabBar {
-            let node = builder.addView("$tabBar", .view, frame: full, in: nil) { [margins = rootMargins(safe)] in
-                $0.safeAreaInsets = safe
-                $0.layoutMargins = margins
-            }
-            tabNode = node
-            rootParent = node
-            rootSafe.bottom = device.bars.tabBar[orientation] + safe.bottom
-        }
         let navigationBarHeight = device.navigationBarHeight(orientation, largeTitle: scenario.navigationBar.isLargeTitle)
-        if container.hasNavigationBar {
-            let navigationSafe = EdgeInsets(top: safe.top, left: safe.left, bottom: rootSafe.bottom, right: safe.right)
-            let node = builder.addView("$navigation", .view, frame: full, in: rootParent) {
-                [margins = rootMargins(navigationSafe)] in
-                $0.safeAreaInsets = navigationSafe
+        /// Where the bar is, in the navigation controller's view.
+        var navigationBarFrame = Rect(x: 0, y: safe.top, width: width, height: navigationBarHeight)
+        if container == .navigationInSheet {
+            // A navigation controller presented as a sheet: its view is the card, its bar at the card's top.
+            presentingNode = addPresentingView(safe: safe)
+            let sheet = try checkedSheetFrame()
+            let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
+            let node = builder.addView("$navigation", .view, frame: sheet, in: nil) { [margins = rootMargins(sheetSafe)] in
+                $0.safeAreaInsets = sheetSafe
                 $0.layoutMargins = margins
             }
             navigationNode = node
             rootParent = node
-            if !scenario.navigationBar.isHidden { rootSafe.top = safe.top + navigationBarHeight }
-        }
-        if container.isPresented {
-            presentingNode = builder.addView("$presenting", .view, frame: full, in: nil) { [margins = rootMargins(safe)] in
-                $0.safeAreaInsets = safe
-                $0.layoutMargins = margins
-            }
-            let sheet = sheetFrame()
-            guard sheet.width > 0, sheet.height > 0 else {
-                throw ScenarioFileError(at: scenario.source, field: "presentation",
-                                        message: "the sheet has no area on \(device.key) in \(orientation) (\(sheet))")
-            }
-            let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
-            rootParent = builder.addView("$sheet", .view, frame: sheet, in: nil) { $0.safeAreaInsets = sheetSafe }
             rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
             rootSafe = sheetSafe
+            navigationBarFrame = Rect(x: 0, y: sheetSafe.top, width: sheet.width, height: navigationBarHeight)
+            if !scenario.navigationBar.isHidden { rootSafe.top = sheetSafe.top + navigationBarHeight }
+        } else {
+            if container.hasTabBar {
+                let node = builder.addView("$tabBar", .view, frame: full, in: nil) { [margins = rootMargins(safe)] in
+                    $0.safeAreaInsets = safe
+                    $0.layoutMargins = margins
+                }
+                tabNode = node
+                rootParent = node
+                rootSafe.bottom = device.bars.tabBar[orientation] + safe.bottom
+            }
+            if container.hasNavigationBar {
+                let navigationSafe = EdgeInsets(top: safe.top, left: safe.left, bottom: rootSafe.bottom, right: safe.right)
+                let node = builder.addView("$navigation", .view, frame: full, in: rootParent) {
+                    [margins = rootMargins(navigationSafe)] in
+                    $0.safeAreaInsets = navigationSafe
+                    $0.layoutMargins = margins
+                }
+                navigationNode = node
+                rootParent = node
+                if !scenario.navigationBar.isHidden { rootSafe.top = safe.top + navigationBarHeight }
+            }
+            if container.isPresented {
+                presentingNode = addPresentingView(safe: safe)
+                let sheet = try checkedSheetFrame()
+                let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
+                rootParent = builder.addView("$sheet", .view, frame: sheet, in: nil) { $0.safeAreaInsets = sheetSafe }
+                rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
+                rootSafe = sheetSafe
+            }
         }
+        // Opaque bars (or `edgesForExtendedLayout` without their edge) keep the content view out from under
+        // them: it starts below the navigation bar and ends above the tab bar, and has no safe area there.
+        let controllerSpec = scenario.controller
+        let fullRootSafe = SafeEdges(rootFrame, inset: rootSafe)
+        if container.hasNavigationBar && !scenario.navigationBar.isHidden
+            && !controllerSpec.extendsUnderTopBar(scenario.navigationBar) {
+            rootFrame.origin.y += rootSafe.top
+            rootFrame.size.height = max(0, rootFrame.height - rootSafe.top)
+        }
+        if container.hasTabBar && !controllerSpec.extendsUnderBottomBar(scenario.tabBar) {
+            rootFrame.size.height = max(0, rootFrame.height - rootSafe.bottom)
+        }
+        rootSafe = fullRootSafe.insets(of: rootFrame)
         rootSize = rootFrame.size
 
         let rootSpec = scenario.rootView
@@ -178,7 +203,7 @@ private struct LayoutResolver {
             if let navigationNode {
                 var navigation = ViewController(kind: .navigationController, view: navigationNode, parent: parent,
                                                 presentation: parent == nil ? .windowRoot : .child)
-                navigation.navigationBarFrame = Rect(x: 0, y: safe.top, width: width, height: navigationBarHeight)
+                navigation.navigationBarFrame = navigationBarFrame
                 navigation.isNavigationBarHidden = scenario.navigationBar.isHidden
                 let id = builder.addController(navigation)
                 if let parent { builder.updateController(parent) { $0.visibleChild = id } }
@@ -188,6 +213,15 @@ private struct LayoutResolver {
             contentController = builder.addController(ViewController(kind: content.kind, view: root, parent: directParent,
                                                                      className: content.className, presentation: .child))
             if let directParent { builder.updateController(directParent) { $0.visibleChild = contentController } }
+        case .navigationInSheet:
+            builder.addController(ViewController(kind: .viewController, view: presentingNode!))
+            var navigation = ViewController(kind: .navigationController, view: navigationNode!, presentation: .formSheet)
+            navigation.navigationBarFrame = navigationBarFrame
+            navigation.isNavigationBarHidden = scenario.navigationBar.isHidden
+            let id = builder.addController(navigation)
+            contentController = builder.addController(ViewController(kind: content.kind, view: root, parent: id,
+                                                                     className: content.className, presentation: .child))
+            builder.updateController(id) { $0.visibleChild = contentController }
         case .formSheet, .popover:
             builder.addController(ViewController(kind: .viewController, view: presentingNode!))
             contentController = builder.addController(ViewController(
@@ -210,6 +244,24 @@ private struct LayoutResolver {
                               searchBars: searchBars)
     }
 
+    /// Adds the presenting controller's full-window view.
+    private mutating func addPresentingView(safe: EdgeInsets) -> NodeID {
+        builder.addView("$presenting", .view, frame: window.frame, in: nil) { [margins = rootMargins(safe)] in
+            $0.safeAreaInsets = safe
+            $0.layoutMargins = margins
+        }
+    }
+
+    /// The sheet frame, refused when it has no area on this device.
+    private func checkedSheetFrame() throws(ScenarioFileError) -> Rect {
+        let sheet = sheetFrame()
+        guard sheet.width > 0, sheet.height > 0 else {
+            throw ScenarioFileError(at: scenario.source, field: "presentation",
+                                    message: "the sheet has no area on \(device.key) in \(orientation) (\(sheet))")
+        }
+        return sheet
+    }
+
     /// The presented sheet in window coordinates: iPads honour the style, iPhones adapt to a page sheet.
     func sheetFrame() -> Rect {
         let width = window.frame.width, height = window.frame.height
@@ -219,7 +271,7 @@ private struct LayoutResolver {
         }
         let spec = scenario.presentation
         let margin = 20.0
-        if scenario.container == .formSheet {
+        if scenario.container == .formSheet || scenario.container == .navigationInSheet {
             let w = min(spec.width ?? 540, width - 2 * margin), h = min(spec.height ?? 620, height - 2 * margin)
             return Rect(x: spec.x ?? (width - w) / 2, y: spec.y ?? (height - h) / 2, width: w, height: h)
         }

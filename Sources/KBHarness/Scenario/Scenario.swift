@@ -16,13 +16,42 @@ public enum ContainerKind: String, CaseIterable, Sendable, Codable {
     case popover
     /// Views added straight to the `UIWindow`, with no view controller at all (IQ issue #1197).
     case window
+    /// Inside a navigation controller presented as a form sheet (a page sheet on iPhone): its bar is
+    /// inside the card.
+    case navigationInSheet
 
     /// Whether a navigation bar sits above the content.
-    public var hasNavigationBar: Bool { self == .navigation || self == .navigationInTabBar }
+    public var hasNavigationBar: Bool { self == .navigation || self == .navigationInTabBar || self == .navigationInSheet }
     /// Whether a tab bar sits below the content.
     public var hasTabBar: Bool { self == .tabBar || self == .navigationInTabBar }
     /// Whether the content is presented over another controller.
-    public var isPresented: Bool { self == .formSheet || self == .popover }
+    public var isPresented: Bool { self == .formSheet || self == .popover || self == .navigationInSheet }
+}
+
+/// `edgesForExtendedLayout`: the edges along which the content controller's view extends under bars.
+public enum ExtendedLayoutEdges: String, CaseIterable, Sendable, Codable {
+    /// `.all`, UIKit's default.
+    case all
+    /// Under the top bar only.
+    case top
+    /// Under the bottom bar only.
+    case bottom
+    /// `[]`: the view starts below the navigation bar and ends above the tab bar.
+    case none
+
+    /// Whether the view extends under the navigation bar.
+    public var includesTop: Bool { self == .all || self == .top }
+    /// Whether the view extends under the tab bar.
+    public var includesBottom: Bool { self == .all || self == .bottom }
+}
+
+/// The tab bar of tab bar containers.
+public struct TabBarSpec: Hashable, Sendable {
+    /// `isTranslucent` (UIKit's default `true`).
+    public var isTranslucent = true
+
+    /// Creates a bar description.
+    public init(isTranslucent: Bool = true) { self.isTranslucent = isTranslucent }
 }
 
 /// The navigation bar of navigation containers.
@@ -31,11 +60,15 @@ public struct NavigationBarSpec: Hashable, Sendable {
     public var isHidden = false
     /// Whether the bar shows a large title (taller in portrait).
     public var isLargeTitle = false
+    /// `isTranslucent` (UIKit's default `true`): an opaque bar keeps the content view below it unless the
+    /// controller sets `extendedLayoutIncludesOpaqueBars`.
+    public var isTranslucent = true
 
     /// Creates a bar description.
-    public init(isHidden: Bool = false, isLargeTitle: Bool = false) {
+    public init(isHidden: Bool = false, isLargeTitle: Bool = false, isTranslucent: Bool = true) {
         self.isHidden = isHidden
         self.isLargeTitle = isLargeTitle
+        self.isTranslucent = isTranslucent
     }
 }
 
@@ -65,6 +98,10 @@ public struct ControllerSpec: Hashable, Sendable {
     public var kind: ControllerKind
     /// The app's class name, matched against IQ's enabled/disabled class lists.
     public var className: String?
+    /// `edgesForExtendedLayout`.
+    public var edgesForExtendedLayout = ExtendedLayoutEdges.all
+    /// `extendedLayoutIncludesOpaqueBars` (UIKit's default `false`).
+    public var extendedLayoutIncludesOpaqueBars = false
 
     /// The kinds a scenario's content controller may be (containers are generated, not declared).
     public static let allowedKinds: [ControllerKind] = [.viewController, .tableViewController, .collectionViewController,
@@ -74,6 +111,17 @@ public struct ControllerSpec: Hashable, Sendable {
     public init(kind: ControllerKind = .viewController, className: String? = nil) {
         self.kind = kind
         self.className = className
+    }
+
+    /// Whether the content view extends under the navigation bar (`bar` translucent or opaque bars
+    /// included) rather than starting below it.
+    public func extendsUnderTopBar(_ bar: NavigationBarSpec) -> Bool {
+        edgesForExtendedLayout.includesTop && (bar.isTranslucent || extendedLayoutIncludesOpaqueBars)
+    }
+
+    /// Whether the content view extends under the tab bar rather than ending above it.
+    public func extendsUnderBottomBar(_ bar: TabBarSpec) -> Bool {
+        edgesForExtendedLayout.includesBottom && (bar.isTranslucent || extendedLayoutIncludesOpaqueBars)
     }
 
     /// The root-view kind UIKit gives this controller kind.
@@ -452,7 +500,7 @@ public struct ViewSpec: Hashable, Sendable {
 
     /// The kinds a controller's root view may be.
     public static let rootKinds: [ViewKind] = [.view, .scrollView, .tableView, .collectionView, .stackView,
-                                               .deepResponderContainer, .hostingView]
+                                               .deepResponderContainer, .hostingView, .textView]
 
     /// Whether the view is a text input a step can focus (a search bar stands for its field).
     public var isInput: Bool { kind.isTextInputView }
@@ -745,6 +793,8 @@ public struct Scenario: Equatable, Sendable {
     public var container: ContainerKind
     /// The navigation bar (navigation containers).
     public var navigationBar: NavigationBarSpec
+    /// The tab bar (tab bar containers).
+    public var tabBar = TabBarSpec()
     /// Sheet frame overrides (sheet and popover containers).
     public var presentation: PresentationSpec
     /// The content controller.

@@ -25,8 +25,20 @@ extension Scenario {
             object["knownIssues"] = .array(knownIssues.map(\.canonicalValue))
         }
         if container.hasNavigationBar {
-            object["navigationBar"] = .object(["hidden": .bool(navigationBar.isHidden),
-                                               "largeTitle": .bool(navigationBar.isLargeTitle)])
+            var bar: [String: CanonicalJSON] = ["hidden": .bool(navigationBar.isHidden),
+                                                "largeTitle": .bool(navigationBar.isLargeTitle)]
+            // Written only when not UIKit's default, so existing scenarios keep their hash.
+            if !navigationBar.isTranslucent { bar["translucent"] = .bool(false) }
+            object["navigationBar"] = .object(bar)
+        }
+        if container.hasTabBar && !tabBar.isTranslucent {
+            object["tabBar"] = .object(["translucent": .bool(false)])
+        }
+        if controller.edgesForExtendedLayout != .all || controller.extendedLayoutIncludesOpaqueBars,
+           case .object(var fields) = object["controller"] {
+            fields["edgesForExtendedLayout"] = .string(controller.edgesForExtendedLayout.rawValue)
+            fields["extendedLayoutIncludesOpaqueBars"] = .bool(controller.extendedLayoutIncludesOpaqueBars)
+            object["controller"] = .object(fields)
         }
         if container.isPresented {
             object["presentation"] = .object(["width": .optional(presentation.width),

@@ -94,7 +94,7 @@ struct ScenarioDecoder {
     static let reservedIDs = ["focused", "keyboard"]
 
     /// The top-level fields.
-    static let topLevelFields = ["key", "title", "description", "tags", "container", "navigationBar", "presentation",
+    static let topLevelFields = ["key", "title", "description", "tags", "container", "navigationBar", "tabBar", "presentation",
                                  "controller", "rootView", "options", "matrix", "views", "steps", "expect",
                                  "knownIssues"]
 
@@ -131,13 +131,25 @@ struct ScenarioDecoder {
         var navigationBar = NavigationBarSpec()
         if fields.has("navigationBar") {
             if container.hasNavigationBar {
-                if let bar = reader.open(fields, "navigationBar", allowed: ["hidden", "largeTitle"]) {
+                if let bar = reader.open(fields, "navigationBar", allowed: ["hidden", "largeTitle", "translucent"]) {
                     navigationBar.isHidden = reader.bool(bar, "hidden") ?? false
                     navigationBar.isLargeTitle = reader.bool(bar, "largeTitle") ?? false
+                    navigationBar.isTranslucent = reader.bool(bar, "translucent") ?? true
                 }
             } else {
                 reader.fail(at: fields.location(of: "navigationBar"), "navigationBar",
-                            "only navigation and navigationInTabBar containers have a navigation bar (container is \(container.rawValue))")
+                            "only navigation, navigationInTabBar and navigationInSheet containers have a navigation bar (container is \(container.rawValue))")
+            }
+        }
+        var tabBar = TabBarSpec()
+        if fields.has("tabBar") {
+            if container.hasTabBar {
+                if let bar = reader.open(fields, "tabBar", allowed: ["translucent"]) {
+                    tabBar.isTranslucent = reader.bool(bar, "translucent") ?? true
+                }
+            } else {
+                reader.fail(at: fields.location(of: "tabBar"), "tabBar",
+                            "only tabBar and navigationInTabBar containers have a tab bar (container is \(container.rawValue))")
             }
         }
         var presentation = PresentationSpec()
@@ -151,13 +163,16 @@ struct ScenarioDecoder {
                 }
             } else {
                 reader.fail(at: fields.location(of: "presentation"), "presentation",
-                            "only formSheet and popover containers have a presentation frame (container is \(container.rawValue))")
+                            "only formSheet, popover and navigationInSheet containers have a presentation frame (container is \(container.rawValue))")
             }
         }
         var controller = ControllerSpec()
-        if let spec = reader.open(fields, "controller", allowed: ["kind", "class"]) {
+        if let spec = reader.open(fields, "controller", allowed: ["kind", "class", "edgesForExtendedLayout",
+                                                                  "extendedLayoutIncludesOpaqueBars"]) {
             controller.kind = reader.choice(spec, "kind", ControllerKind.self, among: ControllerSpec.allowedKinds)
                 ?? .viewController
+            controller.edgesForExtendedLayout = reader.choice(spec, "edgesForExtendedLayout", ExtendedLayoutEdges.self) ?? .all
+            controller.extendedLayoutIncludesOpaqueBars = reader.bool(spec, "extendedLayoutIncludesOpaqueBars") ?? false
             if let name = reader.string(spec, "class") {
                 if name.isEmpty || name.contains(where: \.isWhitespace) {
                     reader.fail(spec["class"]!, spec.path("class"), "'\(name)' is not a class name")
@@ -169,7 +184,10 @@ struct ScenarioDecoder {
 
         var (rootView, rootAlias) = decodeRootView(fields, controller: controller, scenarioLocation: top)
         let rootAxis = rootView.kind == .stackView ? rootView.stack?.axis : nil
-        for item in reader.items(fields, "views") ?? [] {
+        if rootView.kind == .textView, let first = reader.items(fields, "views")?.first {
+            reader.fail(first.node, "views", "a text view root view has no subviews; leave out 'views'")
+        }
+        for item in reader.items(fields, "views") ?? [] where rootView.kind != .textView {
             if let view = decodeView(item.node, at: item.path, stackAxis: rootAxis, hiddenAncestor: nil) {
                 rootView.children.append(view)
             }
@@ -206,6 +224,7 @@ struct ScenarioDecoder {
                                 controller: controller, rootView: rootView, rootViewAlias: rootAlias, options: options,
                                 matrix: matrix, steps: steps, expectations: expectations, source: top)
         scenario.knownIssues = knownIssues
+        scenario.tabBar = tabBar
         return scenario
     }
 
@@ -292,8 +311,9 @@ struct ScenarioDecoder {
         root.location = spec.location
         var alias: String?
         if let id = reader.string(spec, "id") {
+            // A text view can be the whole screen (a notes editor): then the root view is the input.
             register(id, kind: kind, node: spec["id"]!, field: "rootView.id",
-                     unfocusable: "it is the root view, not a text input")
+                     unfocusable: kind == .textView ? nil : "it is the root view, not a text input")
             alias = id
         }
         readKindFields(spec, into: &root, hiddenAncestor: nil)
