@@ -42,4 +42,7 @@ public enum Event: Sendable, Equatable {
     case reloadLayoutIfNeeded
     /// The interactive pop gesture changes state.
     case interactivePopGesture(PopGesturePhase)
+    /// The user moves a text input's insertion point: its caret line in the view's own coordinates, or
+    /// `nil` for the end of the text (`Screen.caretRect(of:)`).
+    case caret(NodeID, Rect?)
 }

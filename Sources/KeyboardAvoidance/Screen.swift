@@ -410,6 +410,9 @@ extension Screen {
     /// Sets a view's frame origin (used for root-view moves).
     mutating func setOrigin(_ origin: Point, of id: NodeID) { nodes[id.index].frame.origin = origin }
 
+    /// Sets a text input's caret line (`nil`: the end of the text).
+    mutating func setCaretRect(_ rect: Rect?, of id: NodeID) { nodes[id.index].caretRect = rect }
+
     /// Sets a scroll view's content offset.
     mutating func setContentOffset(_ offset: Point, of id: NodeID) { nodes[id.index].contentOffset = offset }
 

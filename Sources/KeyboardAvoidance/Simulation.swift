@@ -116,7 +116,11 @@ public struct Simulation: Sendable {
     /// Checks that an event refers to views of `screen` and makes sense for them.
     public static func validate(_ event: Event, on screen: Screen) throws(ScreenError) {
         switch event {
-        case .beginEditing(let id), .endEditing(let id):
+        case .beginEditing(let id), .endEditing(let id), .caret(let id, _):
+            if case .caret(_, let rect?) = event, !(rect.x.isFinite && rect.y.isFinite && rect.width.isFinite
+                                                     && rect.height.isFinite && rect.width >= 0 && rect.height >= 0) {
+                throw ScreenError(subject: "event", field: "caret", message: "\(rect) is not a valid caret rectangle")
+            }
             guard screen.contains(id) else {
                 throw ScreenError(subject: "event", field: "view", message: "no view \(id)")
             }
@@ -171,6 +175,8 @@ public struct Simulation: Sendable {
         case .interactivePopGesture(let phase):
             world.popGesture = phase
             if phase == .cancelled { world.returnPoppingViewsToLayout() }
+        case .caret(let id, let rect):
+            world.screen.setCaretRect(rect, of: id)
         case .setEnabled, .reloadLayoutIfNeeded:
             break
         }

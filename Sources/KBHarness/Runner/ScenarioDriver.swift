@@ -149,6 +149,25 @@ struct ScenarioDriver {
                 events.append(.beginEditing(target))
                 focused = target
                 events += refocus()
+            case .caret(let position):
+                guard let focused else {
+                    throw ScenarioFileError(at: located.location, field: "steps.caret",
+                                            message: "no input is focused: a caret step follows a focus step")
+                }
+                let node = resolved.screen[focused]
+                let x = node.textContainerInset.left + node.lineFragmentPadding
+                let line = Screen.defaultCaretLineHeight
+                switch position {
+                case .start:
+                    action = "caret start"
+                    events.append(.caret(focused, Rect(x: x, y: node.textContainerInset.top, width: 2, height: line)))
+                case .end:
+                    action = "caret end"
+                    events.append(.caret(focused, nil))
+                case .line(let y):
+                    action = "caret \(format(y))"
+                    events.append(.caret(focused, Rect(x: x, y: y, width: 2, height: line)))
+                }
             case .background:
                 action = "background"
                 events.append(.applicationWillResignActive)

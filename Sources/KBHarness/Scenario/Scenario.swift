@@ -588,8 +588,20 @@ public enum KeyboardStep: Hashable, Sendable {
     case frame(Rect)
 }
 
+/// Where a step puts the focused input's insertion point.
+public enum CaretPosition: Hashable, Sendable {
+    /// The start of the text: the first line.
+    case start
+    /// The end of the text (where UIKit puts it when editing begins): the last line.
+    case end
+    /// The line whose top is this far down the text content, in points.
+    case line(Double)
+}
+
 /// One user or system action of a scenario.
 public enum ScenarioStep: Hashable, Sendable {
+    /// The user moves the focused input's insertion point (a tap in the text, or typing at the end).
+    case caret(CaretPosition)
     /// The user taps an input: it begins editing, and the keyboard shows if it is hidden.
     case focus(String, order: FocusOrder)
     /// A keyboard notification.

@@ -796,7 +796,7 @@ struct ScenarioDecoder {
         "dismiss": .dismiss, "endEditing": .endEditing, "next": .next, "previous": .previous,
         "background": .background, "becomeActive": .becomeActive, "reloadLayout": .reloadLayout,
     ]
-    static let valuedSteps = ["focus", "keyboard", "rotate", "enable", "pop"]
+    static let valuedSteps = ["focus", "keyboard", "rotate", "enable", "pop", "caret"]
     static var stepNames: [String] { valuedSteps + simpleSteps.keys.sorted() }
 
     private mutating func decodeStep(_ node: Node, at path: String) -> ScenarioStep? {
@@ -862,6 +862,17 @@ struct ScenarioDecoder {
             return .keyboard(.frame(Rect(x: x, y: y, width: width, height: height)))
         case "rotate":
             return reader.choice(fields, "rotate", Orientation.self, required: true).map(ScenarioStep.rotate)
+        case "caret":
+            guard let value = fields["caret"] else { reader.missing(fields, "caret"); return nil }
+            if case .scalar(let scalar) = value, scalar.string == "start" || scalar.string == "end" {
+                return .caret(scalar.string == "start" ? .start : .end)
+            }
+            if case .scalar(let scalar) = value, Double(scalar.string) == nil {
+                reader.fail(value, fields.path("caret"), "expected 'start', 'end' or the caret line's y in the text (points), found '\(scalar.string)'"
+                            + Spelling.didYouMean(scalar.string, ["start", "end"]))
+                return nil
+            }
+            return reader.number(fields, "caret", .nonNegative, required: true).map { .caret(.line($0)) }
         case "enable":
             guard fields.has("enable") else { reader.missing(fields, "enable", "true or false"); return nil }
             return reader.bool(fields, "enable").map(ScenarioStep.enable)
@@ -876,6 +887,7 @@ struct ScenarioDecoder {
         case "keyboard": return "keyboard: show"
         case "rotate": return "rotate: landscape"
         case "enable": return "enable: false"
+        case "caret": return "caret: end"
         default: return "pop: began"
         }
     }

@@ -97,8 +97,9 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             }
         case .interactivePopGesture(let phase):
             popGestureChanged(phase, world: &world)
-        case .applicationWillResignActive, .relayout:
-            // No observer in 8.x: rotation reaches the library only through keyboard frame changes.
+        case .applicationWillResignActive, .relayout, .caret:
+            // No observer in 8.x for either: rotation reaches the library only through keyboard frame changes,
+            // and the caret is UIKit's (IQ reads it from the text view when it adjusts).
             break
         }
     }

@@ -111,7 +111,7 @@ public struct TPKeyboardAvoiding: AvoidanceAlgorithm {
             for index in instances.indices where instances[index].keyboardVisible {
                 instances[index].applyKeyboardInset(world: &world)
             }
-        case .endEditing, .applicationWillResignActive, .applicationDidBecomeActive, .setEnabled,
+        case .endEditing, .applicationWillResignActive, .applicationDidBecomeActive, .setEnabled, .caret,
              .reloadLayoutIfNeeded, .interactivePopGesture:
             // No observers: TPKA has no switch and does not watch the app or the navigation gesture.
             break
