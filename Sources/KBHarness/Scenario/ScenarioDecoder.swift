@@ -588,26 +588,8 @@ struct ScenarioDecoder {
             let heights = decodeRows(section, rowHeight: rowHeight ?? 44) ?? []
             table.sections.append(TableSection(header: header, footer: footer, rowHeights: heights))
         }
-        if let header = reader.open(fields, "tableHeader", allowed: ["height", "views"]) {
-            let height = reader.number(header, "height", .nonNegative, required: true) ?? 0
-            var children: [ViewSpec] = []
-            for item in reader.items(header, "views") ?? [] {
-                if let child = decodeView(item.node, at: item.path, stackAxis: nil, hiddenAncestor: hiddenAncestor) {
-                    children.append(child)
-                }
-            }
-            table.header = TableHeaderSpec(height: height, children: children)
-        }
-        if let footer = reader.open(fields, "tableFooter", allowed: ["height", "views"]) {
-            let height = reader.number(footer, "height", .nonNegative, required: true) ?? 0
-            var children: [ViewSpec] = []
-            for item in reader.items(footer, "views") ?? [] {
-                if let child = decodeView(item.node, at: item.path, stackAxis: nil, hiddenAncestor: hiddenAncestor) {
-                    children.append(child)
-                }
-            }
-            table.footer = TableHeaderSpec(height: height, children: children)
-        }
+        table.header = decodeTableEndView(fields, "tableHeader", hiddenAncestor: hiddenAncestor)
+        table.footer = decodeTableEndView(fields, "tableFooter", hiddenAncestor: hiddenAncestor)
         table.cells = decodeCells(fields, kind: .tableCell, hiddenAncestor: hiddenAncestor) {
             [table] indexPath in
             if table.hasRow(indexPath) { return nil }
@@ -631,6 +613,19 @@ struct ScenarioDecoder {
                             + " height (UIKit's default for this style is not known well enough to assume)")
         }
         return 0
+    }
+
+    /// `tableHeader:` / `tableFooter:` (`tableHeaderView` / `tableFooterView`): a height and subviews.
+    private mutating func decodeTableEndView(_ fields: Fields, _ key: String, hiddenAncestor: String?) -> TableHeaderSpec? {
+        guard let view = reader.open(fields, key, allowed: ["height", "views"]) else { return nil }
+        let height = reader.number(view, "height", .nonNegative, required: true) ?? 0
+        var children: [ViewSpec] = []
+        for item in reader.items(view, "views") ?? [] {
+            if let child = decodeView(item.node, at: item.path, stackAxis: nil, hiddenAncestor: hiddenAncestor) {
+                children.append(child)
+            }
+        }
+        return TableHeaderSpec(height: height, children: children)
     }
 
     /// `rows: 12` (each `rowHeight` tall) or `rows: [44, 60, 44]`.
