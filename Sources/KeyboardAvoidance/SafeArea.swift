@@ -124,12 +124,22 @@ extension Screen {
     /// `insetsLayoutMarginsFromSafeArea` (the laid-out value minus the laid-out safe area is its own part).
     public func layoutMargins(of id: NodeID) -> EdgeInsets {
         let node = nodes[id.index]
-        guard node.insetsLayoutMarginsFromSafeArea else { return node.layoutMargins }
-        let laidOut = node.safeAreaInsets, live = safeAreaInsets(of: id)
-        return EdgeInsets(top: node.layoutMargins.top - laidOut.top + live.top,
-                          left: node.layoutMargins.left - laidOut.left + live.left,
-                          bottom: node.layoutMargins.bottom - laidOut.bottom + live.bottom,
-                          right: node.layoutMargins.right - laidOut.right + live.right)
+        var margins = node.layoutMargins
+        if node.insetsLayoutMarginsFromSafeArea {
+            let laidOut = node.safeAreaInsets, live = safeAreaInsets(of: id)
+            margins = EdgeInsets(top: margins.top - laidOut.top + live.top,
+                                 left: margins.left - laidOut.left + live.left,
+                                 bottom: margins.bottom - laidOut.bottom + live.bottom,
+                                 right: margins.right - laidOut.right + live.right)
+        }
+        guard node.preservesSuperviewLayoutMargins, let parent = node.parent else { return margins }
+        // The superview's margin rectangle, in its bounds coordinates, reaching into this view's frame.
+        let outer = nodes[parent.index]
+        let bounds = Rect(origin: outer.boundsOrigin, size: outer.frame.size)
+        let inner = SafeEdges(bounds, inset: layoutMargins(of: parent))
+        let reach = inner.insets(of: node.frame)
+        return EdgeInsets(top: max(margins.top, reach.top), left: max(margins.left, reach.left),
+                          bottom: max(margins.bottom, reach.bottom), right: max(margins.right, reach.right))
     }
 
     /// Whether the scroll view is the root view of a controller that a navigation or tab bar controller

@@ -134,6 +134,9 @@ public struct ViewNode: Sendable, Equatable {
     public var layoutMargins = EdgeInsets.zero
     /// `insetsLayoutMarginsFromSafeArea`: the margins include the safe area (UIKit's default).
     public var insetsLayoutMarginsFromSafeArea = true
+    /// `preservesSuperviewLayoutMargins`: where the superview's margin reaches into this view, it is at
+    /// least that (UIKit's default `false`).
+    public var preservesSuperviewLayoutMargins = false
 
     /// `contentOffset`, which is also the scroll view's `bounds.origin`.
     public var contentOffset = Point.zero

@@ -29,6 +29,25 @@ private func seScreen(_ add: (inout ScreenBuilder, NodeID) -> Void) throws -> Sc
         #expect(screen.layoutMargins(of: root) == EdgeInsets(top: 120, left: 16, bottom: 0, right: 16))
     }
 
+    @Test func aViewPreservingItsSuperviewsMarginsTakesTheLargerOne() throws {
+        let screen = try seScreen { b, root in
+            b.addView("card", .view, frame: Rect(x: 10, y: 0, width: 300, height: 200), in: root) {
+                $0.layoutMargins = EdgeInsets(top: 8, left: 8, bottom: 8, right: 8)
+                $0.insetsLayoutMarginsFromSafeArea = false
+                $0.preservesSuperviewLayoutMargins = true
+            }
+            b.addView("own", .view, frame: Rect(x: 10, y: 0, width: 300, height: 200), in: root) {
+                $0.layoutMargins = EdgeInsets(top: 8, left: 8, bottom: 8, right: 8)
+                $0.insetsLayoutMarginsFromSafeArea = false
+            }
+        }
+        // The root's margins are 20 (the status bar) at the top and 16 at the sides. The card starts 10 pt
+        // in: the root's margin reaches 16 − 10 = 6 into its left (less than its own 8) and 20 into its top
+        // (more): (20, 8, 8, 8); on the right the root margin ends at 304, the card at 310: 6 < 8.
+        #expect(screen.layoutMargins(of: try #require(screen.node(named: "card"))) == EdgeInsets(top: 20, left: 8, bottom: 8, right: 8))
+        #expect(screen.layoutMargins(of: try #require(screen.node(named: "own"))) == EdgeInsets(top: 8, left: 8, bottom: 8, right: 8))
+    }
+
     @Test func aSubviewGetsOnlyThePartOfItThatIsUnsafe() throws {
         let screen = try seScreen { b, root in
             b.addView("banner", .view, frame: Rect(x: 0, y: 0, width: 320, height: 50), in: root)
