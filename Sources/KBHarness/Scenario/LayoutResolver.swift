@@ -94,82 +94,15 @@ private struct LayoutResolver {
     }
 
     mutating func run() throws(ScenarioFileError) -> ResolvedScreen {
-        let width = window.frame.width, height = window.frame.height
-        let full = Rect(x: 0, y: 0, width: width, height: height)
-        let safe = window.safeAreaInsets
         let container = scenario.container
-
-        var tabNode: NodeID?, navigationNode: NodeID?, presentingNode: NodeID?
-        var rootParent: NodeID?
-        var rootFrame = full
-        rootSafe = safe
-        let navigationBarHeight = device.navigationBarHeight(orientation, largeTitle: scenario.navigationBar.isLargeTitle)
-        /// Where the bar is, in the navigation controller's view.
-        var navigationBarFrame = Rect(x: 0, y: safe.top, width: width, height: navigationBarHeight)
-        if container == .navigationInSheet {
-            // A navigation controller presented as a sheet: its view is the card, its bar at the card's top.
-            presentingNode = addPresentingView(safe: safe)
-            let sheet = try checkedSheetFrame()
-            let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
-            let node = builder.addView("$navigation", .view, frame: sheet, in: nil) { [margins = rootMargins(sheetSafe)] in
-                $0.safeAreaInsets = sheetSafe
-                $0.layoutMargins = margins
-            }
-            navigationNode = node
-            rootParent = node
-            rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
-            rootSafe = sheetSafe
-            navigationBarFrame = Rect(x: 0, y: sheetSafe.top, width: sheet.width, height: navigationBarHeight)
-            if !scenario.navigationBar.isHidden { rootSafe.top = sheetSafe.top + navigationBarHeight }
-        } else {
-            if container.hasTabBar {
-                let node = builder.addView("$tabBar", .view, frame: full, in: nil) { [margins = rootMargins(safe)] in
-                    $0.safeAreaInsets = safe
-                    $0.layoutMargins = margins
-                }
-                tabNode = node
-                rootParent = node
-                rootSafe.bottom = device.bars.tabBar[orientation] + safe.bottom
-            }
-            if container.hasNavigationBar {
-                let navigationSafe = EdgeInsets(top: safe.top, left: safe.left, bottom: rootSafe.bottom, right: safe.right)
-                let node = builder.addView("$navigation", .view, frame: full, in: rootParent) {
-                    [margins = rootMargins(navigationSafe)] in
-                    $0.safeAreaInsets = navigationSafe
-                    $0.layoutMargins = margins
-                }
-                navigationNode = node
-                rootParent = node
-                if !scenario.navigationBar.isHidden { rootSafe.top = safe.top + navigationBarHeight }
-            }
-            if container.isPresented {
-                presentingNode = addPresentingView(safe: safe)
-                let sheet = try checkedSheetFrame()
-                let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
-                rootParent = builder.addView("$sheet", .view, frame: sheet, in: nil) { $0.safeAreaInsets = sheetSafe }
-                rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
-                rootSafe = sheetSafe
-            }
-        }
-        // Opaque bars (or `edgesForExtendedLayout` without their edge) keep the content view out from under
-        // them: it starts below the navigation bar and ends above the tab bar, and has no safe area there.
-        let controllerSpec = scenario.controller
-        let fullRootSafe = SafeEdges(rootFrame, inset: rootSafe)
-        if container.hasNavigationBar && !scenario.navigationBar.isHidden
-            && !controllerSpec.extendsUnderTopBar(scenario.navigationBar) {
-            rootFrame.origin.y += rootSafe.top
-            rootFrame.size.height = max(0, rootFrame.height - rootSafe.top)
-        }
-        if container.hasTabBar && !controllerSpec.extendsUnderBottomBar(scenario.tabBar) {
-            rootFrame.size.height = max(0, rootFrame.height - rootSafe.bottom)
-        }
-        rootSafe = fullRootSafe.insets(of: rootFrame)
+        let views = try addContainerViews()
+        let rootFrame = views.rootFrame
         rootSize = rootFrame.size
 
         let rootSpec = scenario.rootView
         let rootContent = try contentLayout(of: rootSpec, size: rootFrame.size, safe: rootSafe)
         let rootSafeInsets = rootSafe
-        let root = builder.addView("$root", rootSpec.kind, frame: rootFrame, in: rootParent) {
+        let root = builder.addView("$root", rootSpec.kind, frame: rootFrame, in: views.rootParent) {
             [margins = rootMargins(rootSafeInsets)] node in
             node.safeAreaInsets = rootSafeInsets
             node.layoutMargins = margins
@@ -185,49 +118,7 @@ private struct LayoutResolver {
                        originInRoot: Point(x: -rootScroll.offset.x, y: -rootScroll.offset.y), content: rootContent)
 
         // Controllers come last: their views exist by now.
-        let content = scenario.controller
-        let contentController: ControllerID?
-        switch container {
-        case .window:
-            // The root view is a plain subview of the window: nothing answers viewContainingController.
-            contentController = nil
-        case .plain:
-            contentController = builder.addController(ViewController(kind: content.kind, view: root,
-                                                                     className: content.className))
-        case .navigation, .tabBar, .navigationInTabBar:
-            var parent: ControllerID?
-            if let tabNode {
-                parent = builder.addController(ViewController(kind: .tabBarController, view: tabNode))
-            }
-            var navigationController: ControllerID?
-            if let navigationNode {
-                var navigation = ViewController(kind: .navigationController, view: navigationNode, parent: parent,
-                                                presentation: parent == nil ? .windowRoot : .child)
-                navigation.navigationBarFrame = navigationBarFrame
-                navigation.isNavigationBarHidden = scenario.navigationBar.isHidden
-                let id = builder.addController(navigation)
-                if let parent { builder.updateController(parent) { $0.visibleChild = id } }
-                navigationController = id
-            }
-            let directParent = navigationController ?? parent
-            contentController = builder.addController(ViewController(kind: content.kind, view: root, parent: directParent,
-                                                                     className: content.className, presentation: .child))
-            if let directParent { builder.updateController(directParent) { $0.visibleChild = contentController } }
-        case .navigationInSheet:
-            builder.addController(ViewController(kind: .viewController, view: presentingNode!))
-            var navigation = ViewController(kind: .navigationController, view: navigationNode!, presentation: .formSheet)
-            navigation.navigationBarFrame = navigationBarFrame
-            navigation.isNavigationBarHidden = scenario.navigationBar.isHidden
-            let id = builder.addController(navigation)
-            contentController = builder.addController(ViewController(kind: content.kind, view: root, parent: id,
-                                                                     className: content.className, presentation: .child))
-            builder.updateController(id) { $0.visibleChild = contentController }
-        case .formSheet, .popover:
-            builder.addController(ViewController(kind: .viewController, view: presentingNode!))
-            contentController = builder.addController(ViewController(
-                kind: content.kind, view: root, className: content.className,
-                presentation: container == .formSheet ? .formSheet : .popover))
-        }
+        let contentController = addControllers(views, root: root)
         if let field = navigationSearchField, let contentController {
             builder.updateController(contentController) { $0.navigationItemSearchField = field }
         }
@@ -242,6 +133,140 @@ private struct LayoutResolver {
         return ResolvedScreen(screen: screen, deviceKey: device.key, orientation: orientation, container: container,
                               contentRoot: root, contentController: contentController, nodeIDs: nodeIDs,
                               searchBars: searchBars)
+    }
+
+    /// The views the container generates around the content, and where the content view goes.
+    private struct ContainerViews {
+        var tab: NodeID?
+        var navigation: NodeID?
+        var presenting: NodeID?
+        /// The content view's superview (`nil`: the window).
+        var rootParent: NodeID?
+        /// The content view's frame in its superview.
+        var rootFrame: Rect
+        /// `navigationBar.frame` in the navigation controller's view.
+        var navigationBarFrame: Rect
+    }
+
+    /// Adds the container's views (tab bar, navigation and presenting controllers' views, the sheet) and
+    /// works out the content view's frame and safe area (`rootSafe`): under the bars, or kept out from
+    /// under opaque ones.
+    private mutating func addContainerViews() throws(ScenarioFileError) -> ContainerViews {
+        let width = window.frame.width, height = window.frame.height
+        let full = Rect(x: 0, y: 0, width: width, height: height)
+        let safe = window.safeAreaInsets
+        let container = scenario.container
+        let navigationBarHeight = device.navigationBarHeight(orientation, largeTitle: scenario.navigationBar.isLargeTitle)
+        var views = ContainerViews(rootFrame: full,
+                                   navigationBarFrame: Rect(x: 0, y: safe.top, width: width, height: navigationBarHeight))
+        rootSafe = safe
+        if container == .navigationInSheet {
+            // A navigation controller presented as a sheet: its view is the card, its bar at the card's top.
+            views.presenting = addPresentingView(safe: safe)
+            let sheet = try checkedSheetFrame()
+            let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
+            let node = builder.addView("$navigation", .view, frame: sheet, in: nil) { [margins = rootMargins(sheetSafe)] in
+                $0.safeAreaInsets = sheetSafe
+                $0.layoutMargins = margins
+            }
+            views.navigation = node
+            views.rootParent = node
+            views.rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
+            rootSafe = sheetSafe
+            views.navigationBarFrame = Rect(x: 0, y: sheetSafe.top, width: sheet.width, height: navigationBarHeight)
+            if !scenario.navigationBar.isHidden { rootSafe.top = sheetSafe.top + navigationBarHeight }
+        } else {
+            if container.hasTabBar {
+                let node = builder.addView("$tabBar", .view, frame: full, in: nil) { [margins = rootMargins(safe)] in
+                    $0.safeAreaInsets = safe
+                    $0.layoutMargins = margins
+                }
+                views.tab = node
+                views.rootParent = node
+                rootSafe.bottom = device.bars.tabBar[orientation] + safe.bottom
+            }
+            if container.hasNavigationBar {
+                let navigationSafe = EdgeInsets(top: safe.top, left: safe.left, bottom: rootSafe.bottom, right: safe.right)
+                let node = builder.addView("$navigation", .view, frame: full, in: views.rootParent) {
+                    [margins = rootMargins(navigationSafe)] in
+                    $0.safeAreaInsets = navigationSafe
+                    $0.layoutMargins = margins
+                }
+                views.navigation = node
+                views.rootParent = node
+                if !scenario.navigationBar.isHidden { rootSafe.top = safe.top + navigationBarHeight }
+            }
+            if container.isPresented {
+                views.presenting = addPresentingView(safe: safe)
+                let sheet = try checkedSheetFrame()
+                let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
+                views.rootParent = builder.addView("$sheet", .view, frame: sheet, in: nil) { $0.safeAreaInsets = sheetSafe }
+                views.rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
+                rootSafe = sheetSafe
+            }
+        }
+        // Opaque bars (or `edgesForExtendedLayout` without their edge) keep the content view out from under
+        // them: it starts below the navigation bar and ends above the tab bar, and has no safe area there.
+        let controller = scenario.controller
+        let fullRootSafe = SafeEdges(views.rootFrame, inset: rootSafe)
+        if container.hasNavigationBar && !scenario.navigationBar.isHidden
+            && !controller.extendsUnderTopBar(scenario.navigationBar) {
+            views.rootFrame.origin.y += rootSafe.top
+            views.rootFrame.size.height = max(0, views.rootFrame.height - rootSafe.top)
+        }
+        if container.hasTabBar && !controller.extendsUnderBottomBar(scenario.tabBar) {
+            views.rootFrame.size.height = max(0, views.rootFrame.height - rootSafe.bottom)
+        }
+        rootSafe = fullRootSafe.insets(of: views.rootFrame)
+        return views
+    }
+
+    /// Adds the controllers (containers, presenting, content) over the views; returns the content's.
+    private mutating func addControllers(_ views: ContainerViews, root: NodeID) -> ControllerID? {
+        let content = scenario.controller
+        let contentController: ControllerID?
+        switch scenario.container {
+        case .window:
+            // The root view is a plain subview of the window: nothing answers viewContainingController.
+            contentController = nil
+        case .plain:
+            contentController = builder.addController(ViewController(kind: content.kind, view: root,
+                                                                     className: content.className))
+        case .navigation, .tabBar, .navigationInTabBar:
+            var parent: ControllerID?
+            if let tabNode = views.tab {
+                parent = builder.addController(ViewController(kind: .tabBarController, view: tabNode))
+            }
+            var navigationController: ControllerID?
+            if let navigationNode = views.navigation {
+                var navigation = ViewController(kind: .navigationController, view: navigationNode, parent: parent,
+                                                presentation: parent == nil ? .windowRoot : .child)
+                navigation.navigationBarFrame = views.navigationBarFrame
+                navigation.isNavigationBarHidden = scenario.navigationBar.isHidden
+                let id = builder.addController(navigation)
+                if let parent { builder.updateController(parent) { $0.visibleChild = id } }
+                navigationController = id
+            }
+            let directParent = navigationController ?? parent
+            contentController = builder.addController(ViewController(kind: content.kind, view: root, parent: directParent,
+                                                                     className: content.className, presentation: .child))
+            if let directParent { builder.updateController(directParent) { $0.visibleChild = contentController } }
+        case .navigationInSheet:
+            builder.addController(ViewController(kind: .viewController, view: views.presenting!))
+            var navigation = ViewController(kind: .navigationController, view: views.navigation!, presentation: .formSheet)
+            navigation.navigationBarFrame = views.navigationBarFrame
+            navigation.isNavigationBarHidden = scenario.navigationBar.isHidden
+            let id = builder.addController(navigation)
+            contentController = builder.addController(ViewController(kind: content.kind, view: root, parent: id,
+                                                                     className: content.className, presentation: .child))
+            builder.updateController(id) { $0.visibleChild = contentController }
+        case .formSheet, .popover:
+            builder.addController(ViewController(kind: .viewController, view: views.presenting!))
+            contentController = builder.addController(ViewController(
+                kind: content.kind, view: root, className: content.className,
+                presentation: scenario.container == .formSheet ? .formSheet : .popover))
+        }
+        return contentController
     }
 
     /// Adds the presenting controller's full-window view.
