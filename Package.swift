@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "KeyboardAvoidance", targets: ["KeyboardAvoidance"]),
         .library(name: "KBHarness", targets: ["KBHarness"]),
+        .library(name: "LayoutSolver", targets: ["LayoutSolver"]),
         .executable(name: "kbharness", targets: ["kbharness"]),
     ],
     dependencies: [
@@ -15,6 +16,9 @@ let package = Package(
     targets: [
         // The engine: pure Swift, no Foundation, no I/O. Nothing here may import the harness.
         .target(name: "KeyboardAvoidance"),
+
+        // A Cassowary constraint solver (kiwi's algorithm): pure Swift, no Foundation, imports no other target.
+        .target(name: "LayoutSolver"),
 
         // System libsqlite3 (apt: libsqlite3-dev) and the thin Swift wrapper over it.
         .systemLibrary(
@@ -48,6 +52,7 @@ let package = Package(
 
         .testTarget(name: "KeyboardAvoidanceTests", dependencies: ["KeyboardAvoidance"]),
         .testTarget(name: "KBSQLiteTests", dependencies: ["KBSQLite"]),
+        .testTarget(name: "LayoutSolverTests", dependencies: ["LayoutSolver"]),
         .testTarget(name: "KBHarnessTests", dependencies: ["KBHarness", "KeyboardAvoidance", "KBSQLite"],
                     // Read from the source tree by path: the JUnit XSD (xmllint) and the bad-input corpus.
                     exclude: ["Schemas", "BadInput"]),

@@ -1,0 +1,72 @@
+/// A linear expression `Σ coefficient·variable + constant`.
+public struct LinearExpression: Sendable, Equatable {
+    /// The terms, in the order they were written; a variable may appear more than once.
+    public var terms: [(variable: Variable, coefficient: Double)]
+    /// The constant part.
+    public var constant: Double
+
+    /// An expression from `(variable, coefficient)` pairs and a constant.
+    public init(_ terms: [(Variable, Double)] = [], constant: Double = 0) {
+        self.terms = terms.map { (variable: $0.0, coefficient: $0.1) }
+        self.constant = constant
+    }
+
+    /// Two expressions are equal when they have the same constant and, variable by variable, the same summed coefficient.
+    public static func == (lhs: LinearExpression, rhs: LinearExpression) -> Bool {
+        let left = lhs.reduced(), right = rhs.reduced()
+        guard left.constant == right.constant, left.terms.count == right.terms.count else { return false }
+        return zip(left.terms, right.terms).allSatisfy { $0.variable == $1.variable && $0.coefficient == $1.coefficient }
+    }
+
+    /// The sum of two expressions.
+    public static func + (lhs: LinearExpression, rhs: LinearExpression) -> LinearExpression {
+        var sum = lhs
+        sum.terms += rhs.terms
+        sum.constant += rhs.constant
+        return sum
+    }
+
+    /// The difference of two expressions.
+    public static func - (lhs: LinearExpression, rhs: LinearExpression) -> LinearExpression {
+        lhs + rhs * -1
+    }
+
+    /// The expression with `rhs` added to its constant.
+    public static func + (lhs: LinearExpression, rhs: Double) -> LinearExpression {
+        var sum = lhs
+        sum.constant += rhs
+        return sum
+    }
+
+    /// The expression with `rhs` subtracted from its constant.
+    public static func - (lhs: LinearExpression, rhs: Double) -> LinearExpression {
+        lhs + -rhs
+    }
+
+    /// The expression scaled by `rhs`, terms and constant.
+    public static func * (lhs: LinearExpression, rhs: Double) -> LinearExpression {
+        var product = lhs
+        product.terms = lhs.terms.map { (variable: $0.variable, coefficient: $0.coefficient * rhs) }
+        product.constant *= rhs
+        return product
+    }
+
+    /// One term per variable, sorted by variable id, coefficients summed and exact zeros dropped:
+    /// the solver visits variables in this order, so its symbol ids never depend on how terms were written.
+    func reduced() -> LinearExpression {
+        let sorted = terms.enumerated().sorted {
+            ($0.element.variable.id, $0.offset) < ($1.element.variable.id, $1.offset)
+        }
+        var merged: [(variable: Variable, coefficient: Double)] = []
+        for (_, term) in sorted {
+            if let last = merged.last, last.variable == term.variable {
+                merged[merged.count - 1].coefficient += term.coefficient
+            } else {
+                merged.append(term)
+            }
+        }
+        var result = LinearExpression([], constant: constant)
+        result.terms = merged.filter { $0.coefficient != 0 }
+        return result
+    }
+}

@@ -1,0 +1,146 @@
+// Building rows and keeping the tableau's tables (rows, columns, owners) consistent.
+extension Solver {
+    /// A fresh symbol of `kind`, with an empty slot in every per-symbol table.
+    mutating func newSymbol(_ kind: SymbolKind) -> Int {
+        kinds.append(kind)
+        rows.append(nil)
+        columns.append([])
+        owners.append(-1)
+        return kinds.count - 1
+    }
+
+    /// The external symbol of `variable`, made on first use (recorded in `newVariables` for a rollback).
+    mutating func symbol(for variable: Variable, newVariables: inout [Int]) -> Int {
+        precondition(variable.id >= 0 && variable.id < variableSymbols.count, "a variable from another solver")
+        if variableSymbols[variable.id] < 0 {
+            variableSymbols[variable.id] = newSymbol(.external)
+            newVariables.append(variable.id)
+        }
+        return variableSymbols[variable.id]
+    }
+
+    /// The constraint as a row over parametric symbols, with its slack, dummy or error symbols (kiwi's createRow).
+    /// Soft constraints' errors enter the objective here; the row's constant is made non-negative.
+    mutating func makeRow(for constraint: Constraint, tag: inout Tag, newVariables: inout [Int]) -> Row {
+        let expression = constraint.expression.reduced()
+        var row = Row(constant: expression.constant)
+        var ignored: [Int] = []
+        for term in expression.terms where !isNearZero(term.coefficient) {
+            let symbol = symbol(for: term.variable, newVariables: &newVariables)
+            if let basicRow = rows[symbol] {
+                row.insert(basicRow, times: term.coefficient, newSymbols: &ignored)
+            } else {
+                row.insert(symbol, term.coefficient)
+            }
+        }
+        let weight = constraint.strength.weight
+        let soft = !constraint.strength.isRequired
+        switch constraint.relation {
+        case .lessThanOrEqual, .greaterThanOrEqual:
+            // expression <= 0  ⇔  expression + slack = 0 with slack >= 0 (and the mirror image for >=).
+            let sign = constraint.relation == .lessThanOrEqual ? 1.0 : -1.0
+            tag.marker = newSymbol(.slack)
+            row.insert(tag.marker, sign)
+            if soft {
+                tag.other = newSymbol(.error)
+                row.insert(tag.other, -sign)
+                objective.insert(tag.other, weight)
+            }
+        case .equal:
+            if soft {
+                tag.marker = newSymbol(.error)
+                tag.other = newSymbol(.error)
+                row.insert(tag.marker, -1)
+                row.insert(tag.other, 1)
+                objective.insert(tag.marker, weight)
+                objective.insert(tag.other, weight)
+            } else {
+                tag.marker = newSymbol(.dummy)
+                row.insert(tag.marker, 1)
+            }
+        }
+        if row.constant < 0 { row.reverseSign() }
+        return row
+    }
+
+    /// The symbol to make basic: the lowest-id external, else the constraint's own slack or error with a
+    /// negative coefficient (so it starts at a non-negative value); -1 when there is none.
+    func chooseSubject(_ row: Row, tag: Tag) -> Int {
+        if let external = row.cells.first(where: { kinds[$0.symbol] == .external }) { return external.symbol }
+        for symbol in [tag.marker, tag.other] where symbol >= 0 {
+            let kind = kinds[symbol]
+            if (kind == .slack || kind == .error) && row.coefficient(of: symbol) < 0 { return symbol }
+        }
+        return -1
+    }
+
+    /// The error for a refused constraint: the required constraints whose markers are in the failing row.
+    func unsatisfiable(_ tag: Int, failingRow: Row) -> UnsatisfiableConstraint {
+        var tags: [Int] = []
+        for cell in failingRow.cells where cell.symbol < owners.count && owners[cell.symbol] >= 0 {
+            if let record = records[owners[cell.symbol]], record.strength.isRequired { tags.append(record.callerTag) }
+        }
+        tags.sort()
+        var unique: [Int] = []
+        for tag in tags where unique.last != tag { unique.append(tag) }
+        return UnsatisfiableConstraint(tag: tag, conflicting: unique)
+    }
+
+    /// Forgets the symbols a refused `add` made: they are the newest, and nothing else refers to them.
+    mutating func rollBack(toSymbolCount count: Int, newVariables: [Int]) {
+        let extra = kinds.count - count
+        kinds.removeLast(extra)
+        rows.removeLast(extra)
+        columns.removeLast(extra)
+        owners.removeLast(extra)
+        for variable in newVariables { variableSymbols[variable] = -1 }
+    }
+
+    /// Makes `row` the row of `basic` and indexes its cells.
+    mutating func install(_ row: Row, basic: Int) {
+        for cell in row.cells { columns[cell.symbol].append(basic) }
+        rows[basic] = row
+    }
+
+    /// Takes `basic`'s row out of the tableau (its column entries go stale and are cleaned lazily).
+    mutating func takeRow(_ basic: Int) -> Row {
+        var taken: Row?
+        swap(&taken, &rows[basic])
+        return taken!
+    }
+
+    /// The basic symbols whose rows contain `symbol`, ascending (kiwi's row-map order); cleans the column.
+    mutating func rowsContaining(_ symbol: Int) -> [Int] {
+        var list = columns[symbol].filter { rows[$0]?.contains(symbol) == true }
+        list.sort()
+        var unique: [Int] = []
+        unique.reserveCapacity(list.count)
+        for basic in list where unique.last != basic { unique.append(basic) }
+        columns[symbol] = unique
+        return unique
+    }
+
+    /// Replaces `symbol` by `row` in every tableau row and the objectives; records rows that went infeasible.
+    mutating func substitute(_ symbol: Int, with row: Row) {
+        var newSymbols: [Int] = []
+        for basic in rowsContaining(symbol) {
+            newSymbols.removeAll(keepingCapacity: true)
+            rows[basic]!.substitute(symbol, with: row, newSymbols: &newSymbols)
+            for gained in newSymbols { columns[gained].append(basic) }
+            if kinds[basic] != .external && rows[basic]!.constant < 0 { infeasible.append(basic) }
+        }
+        columns[symbol] = []
+        objective.substitute(symbol, with: row, newSymbols: &newSymbols)
+        if artificial != nil { artificial!.substitute(symbol, with: row, newSymbols: &newSymbols) }
+    }
+
+    /// Takes a removed soft constraint's error symbol (or its row when basic) out of the objective.
+    mutating func removeFromObjective(_ errorSymbol: Int, weight: Double) {
+        var ignored: [Int] = []
+        if let row = rows[errorSymbol] {
+            objective.insert(row, times: -weight, newSymbols: &ignored)
+        } else {
+            objective.insert(errorSymbol, -weight)
+        }
+    }
+}
