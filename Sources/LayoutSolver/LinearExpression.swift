@@ -54,6 +54,14 @@ public struct LinearExpression: Sendable, Equatable {
     /// One term per variable, sorted by variable id, coefficients summed and exact zeros dropped:
     /// the solver visits variables in this order, so its symbol ids never depend on how terms were written.
     func reduced() -> LinearExpression {
+        // Most expressions are already reduced; skip the sort and copies for them.
+        var alreadyReduced = true
+        for index in terms.indices where terms[index].coefficient == 0
+            || (index > 0 && terms[index - 1].variable.id >= terms[index].variable.id) {
+            alreadyReduced = false
+            break
+        }
+        if alreadyReduced { return self }
         let sorted = terms.enumerated().sorted {
             ($0.element.variable.id, $0.offset) < ($1.element.variable.id, $1.offset)
         }

@@ -61,7 +61,12 @@ struct Row: Sendable {
             return false
         }
         guard !isNearZero(coefficient) else { return false }
-        cells.insert(Cell(symbol: symbol, coefficient: coefficient), at: index)
+        // New symbols have the highest ids, so appending is the common case.
+        if index == cells.count {
+            cells.append(Cell(symbol: symbol, coefficient: coefficient))
+        } else {
+            cells.insert(Cell(symbol: symbol, coefficient: coefficient), at: index)
+        }
         return true
     }
 

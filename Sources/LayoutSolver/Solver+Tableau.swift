@@ -9,24 +9,23 @@ extension Solver {
         return kinds.count - 1
     }
 
-    /// The external symbol of `variable`, made on first use (recorded in `newVariables` for a rollback).
-    mutating func symbol(for variable: Variable, newVariables: inout [Int]) -> Int {
+    /// The external symbol of `variable`, made on first use.
+    mutating func symbol(for variable: Variable) -> Int {
         precondition(variable.id >= 0 && variable.id < variableSymbols.count, "a variable from another solver")
         if variableSymbols[variable.id] < 0 {
             variableSymbols[variable.id] = newSymbol(.external)
-            newVariables.append(variable.id)
         }
         return variableSymbols[variable.id]
     }
 
     /// The constraint as a row over parametric symbols, with its slack, dummy or error symbols (kiwi's createRow).
     /// Soft constraints' errors enter the objective here; the row's constant is made non-negative.
-    mutating func makeRow(for constraint: Constraint, tag: inout Tag, newVariables: inout [Int]) -> Row {
+    mutating func makeRow(for constraint: Constraint, tag: inout Tag) -> Row {
         let expression = constraint.expression.reduced()
         var row = Row(constant: expression.constant)
         var ignored: [Int] = []
         for term in expression.terms where !isNearZero(term.coefficient) {
-            let symbol = symbol(for: term.variable, newVariables: &newVariables)
+            let symbol = symbol(for: term.variable)
             if let basicRow = rows[symbol] {
                 row.insert(basicRow, times: term.coefficient, newSymbols: &ignored)
             } else {
@@ -87,13 +86,17 @@ extension Solver {
     }
 
     /// Forgets the symbols a refused `add` made: they are the newest, and nothing else refers to them.
-    mutating func rollBack(toSymbolCount count: Int, newVariables: [Int]) {
+    /// Variables first used by the refused constraint have such symbols; scanning for them here, on the
+    /// rare refusal, spares every `add` a list of them.
+    mutating func rollBack(toSymbolCount count: Int) {
+        for variable in variableSymbols.indices where variableSymbols[variable] >= count {
+            variableSymbols[variable] = -1
+        }
         let extra = kinds.count - count
         kinds.removeLast(extra)
         rows.removeLast(extra)
         columns.removeLast(extra)
         owners.removeLast(extra)
-        for variable in newVariables { variableSymbols[variable] = -1 }
     }
 
     /// Makes `row` the row of `basic` and indexes its cells.
@@ -111,13 +114,26 @@ extension Solver {
 
     /// The basic symbols whose rows contain `symbol`, ascending (kiwi's row-map order); cleans the column.
     mutating func rowsContaining(_ symbol: Int) -> [Int] {
-        var list = columns[symbol].filter { rows[$0]?.contains(symbol) == true }
-        list.sort()
-        var unique: [Int] = []
-        unique.reserveCapacity(list.count)
-        for basic in list where unique.last != basic { unique.append(basic) }
-        columns[symbol] = unique
-        return unique
+        // Cleaned in place: this runs on every substitution, mostly on columns of zero or one entry.
+        var list: [Int] = []
+        swap(&list, &columns[symbol])
+        var kept = 0
+        for basic in list where rows[basic]?.contains(symbol) == true {
+            list[kept] = basic
+            kept += 1
+        }
+        list.removeLast(list.count - kept)
+        if list.count > 1 {
+            list.sort()
+            var unique = 1
+            for index in 1..<list.count where list[index] != list[unique - 1] {
+                list[unique] = list[index]
+                unique += 1
+            }
+            list.removeLast(list.count - unique)
+        }
+        columns[symbol] = list
+        return list
     }
 
     /// Replaces `symbol` by `row` in every tableau row and the objectives; records rows that went infeasible.

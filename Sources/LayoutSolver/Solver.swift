@@ -69,15 +69,14 @@ public struct Solver: Sendable {
     @discardableResult
     public mutating func add(_ constraint: Constraint) throws(UnsatisfiableConstraint) -> ConstraintID {
         let symbolCount = kinds.count
-        var newVariables: [Int] = []
         var tag = Tag(marker: -1, other: -1)
-        var row = makeRow(for: constraint, tag: &tag, newVariables: &newVariables)
+        var row = makeRow(for: constraint, tag: &tag)
         var subject = chooseSubject(row, tag: tag)
         // A row of dummies only is a redundant copy of required equalities when its constant is zero.
         if subject < 0 && row.cells.allSatisfy({ kinds[$0.symbol] == .dummy }) {
             guard isNearZero(row.constant) else {
                 let error = unsatisfiable(constraint.tag, failingRow: row)
-                rollBack(toSymbolCount: symbolCount, newVariables: newVariables)
+                rollBack(toSymbolCount: symbolCount)
                 throw error
             }
             subject = tag.marker
@@ -88,7 +87,7 @@ public struct Solver: Sendable {
             if let failingRow = addWithArtificialVariable(row) {
                 let error = unsatisfiable(constraint.tag, failingRow: failingRow)
                 self = snapshot
-                rollBack(toSymbolCount: symbolCount, newVariables: newVariables)
+                rollBack(toSymbolCount: symbolCount)
                 throw error
             }
         } else {

@@ -59,7 +59,8 @@ struct SolverWorkedTests {
         let x = solver.makeVariable(), y = solver.makeVariable()
         try solver.add(Constraint(x.e, .equal, k(1), tag: 1))
         let before = stateDump(solver)
-        // y is new here: its symbol must be forgotten too.
+        // y's coefficients reduce to zero, so it gets no symbol; a fresh variable with a non-zero coefficient
+        // would be the row's subject and the constraint could not be refused.
         #expect(throws: UnsatisfiableConstraint(tag: 2, conflicting: [1])) {
             try solver.add(Constraint(x.e + y.e * 0, .equal, k(2), tag: 2))
         }
