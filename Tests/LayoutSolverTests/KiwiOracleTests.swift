@@ -28,6 +28,7 @@ enum KiwiOracle {
     /// weak (1e-3) does not move it: the pull picks the largest/smallest value among the optimal solutions,
     /// so equal values mean the optimum fixes it. (Pulling every variable at once is not enough: along
     /// x + y == 10 a joint pull gains nothing, and kiwi would leave a free x where it was.)
+    /// Then v0 becomes a medium edit variable, suggested 60 and then −35 (the dual simplex), and is solved again.
     static let script = """
     import json, sys
     import kiwisolver as kiwi
@@ -50,11 +51,22 @@ enum KiwiOracle {
             solver.addConstraint(make(c, xs))
         return solver, xs
 
-    def pulled(n, constraints, v, target):
+    def edit(solver, xs):
+        solver.addEditVariable(xs[0], kiwi.strength.medium)
+        solver.suggestValue(xs[0], 60.0)
+        solver.suggestValue(xs[0], -35.0)
+
+    def pulled(n, constraints, v, target, edited=False):
         solver, xs = build(n, constraints)
+        if edited:
+            edit(solver, xs)
         solver.addConstraint((xs[v] == target) | PULL)
         solver.updateVariables()
         return xs[v].value()
+
+    def determined(n, constraints, values, edited=False):
+        return [abs(pulled(n, constraints, v, 1000.0, edited) - values[v]) <= 1e-6
+                and abs(pulled(n, constraints, v, -1000.0, edited) - values[v]) <= 1e-6 for v in range(n)]
 
     def solve(system):
         n = system["variableCount"]
@@ -69,9 +81,11 @@ enum KiwiOracle {
                 solver, xs = build(n, accepted)
         solver.updateVariables()
         values = [x.value() for x in xs]
-        determined = [abs(pulled(n, accepted, v, 1000.0) - values[v]) <= 1e-6
-                      and abs(pulled(n, accepted, v, -1000.0) - values[v]) <= 1e-6 for v in range(n)]
-        return {"refused": refused, "values": values, "determined": determined}
+        edit(solver, xs)
+        solver.updateVariables()
+        edited = [x.value() for x in xs]
+        return {"refused": refused, "values": values, "determined": determined(n, accepted, values),
+                "edited": edited, "editedDetermined": determined(n, accepted, edited, True)}
 
     with open(sys.argv[1]) as f:
         systems = json.load(f)
@@ -84,15 +98,18 @@ struct KiwiResult: Decodable {
     var refused: [Int]
     var values: [Double]
     var determined: [Bool]
+    /// After the edit of v0 (medium; 60, then −35).
+    var edited: [Double]
+    var editedDetermined: [Bool]
 }
 
 /// LayoutSolver against kiwisolver on 2,000 seeded random systems (1,000 gave too few determined values).
 @Suite("LayoutSolver against kiwisolver")
 struct KiwiOracleTests {
     /// Last run: 2,000 systems, 2,620 of 10,052 values determined and compared (the other values are free
-    /// within the optimum; every system's objective and required constraints are still checked), 163 systems
-    /// with a refused constraint. A solver with weak = 2,000 fails it at once.
-    @Test("2,000 random systems: same refusals, same determined values, same optimal objective",
+    /// within the optimum; every system's objective and required constraints are still checked), 4,315
+    /// compared after the edit of v0, 163 systems with a refused constraint. A solver with weak = 2,000 fails it.
+    @Test("2,000 random systems: same refusals, same determined values and optimal objective, before and after an edit",
           .enabled(if: KiwiOracle.isImportable || KiwiOracle.isCI,
                    "python3 cannot import kiwisolver (python3 -m pip install kiwisolver); with CI set this fails instead"))
     func randomSystemsMatchKiwi() throws {
@@ -115,7 +132,7 @@ struct KiwiOracleTests {
         let results = try JSONDecoder().decode([KiwiResult].self, from: run.output)
         try #require(results.count == systems.count)
 
-        var compared = 0, refusing = 0, total = 0
+        var compared = 0, editCompared = 0, refusing = 0, total = 0
         for (index, (system, kiwi)) in zip(systems, results).enumerated() {
             let seed = index + 1
             let (solver, variables, refused) = system.solve()
@@ -123,24 +140,46 @@ struct KiwiOracleTests {
             if !refused.isEmpty { refusing += 1 }
             guard refused == kiwi.refused else { continue }
             total += variables.count
-            for (variable, (kiwiValue, determined)) in zip(variables, zip(kiwi.values, kiwi.determined)) where determined {
-                compared += 1
-                let value = solver.value(of: variable)
-                #expect(abs(value - kiwiValue) <= 1e-6, "seed \(seed) v\(variable.id): \(value), kiwi \(kiwiValue)")
-            }
-            checkOptimality(system, refused: refused, ours: variables.map { solver.value(of: $0) },
-                            kiwi: kiwi.values, seed: seed)
+            let values = variables.map { solver.value(of: $0) }
+            compared += compareDetermined(values, kiwi.values, kiwi.determined, "seed \(seed)")
+            checkOptimality(system, refused: refused, ours: values, kiwi: kiwi.values, seed: seed)
+
+            var edited = solver
+            edited.addEditVariable(variables[0], strength: .medium)
+            edited.suggestValue(60, for: variables[0])
+            edited.suggestValue(-35, for: variables[0])
+            let editedValues = variables.map { edited.value(of: $0) }
+            editCompared += compareDetermined(editedValues, kiwi.edited, kiwi.editedDetermined, "seed \(seed) edited")
+            checkOptimality(system, refused: refused, ours: editedValues, kiwi: kiwi.edited, seed: seed, edit: -35)
         }
-        print("kiwi oracle: \(systems.count) systems, \(compared) of \(total) values compared (determined), \(refusing) systems with a refusal")
+        print("kiwi oracle: \(systems.count) systems, \(compared) of \(total) values compared (determined), "
+              + "\(editCompared) after the edit, \(refusing) systems with a refusal")
         #expect(systems.count >= 1000)
         #expect(compared >= 2000)
+        #expect(editCompared >= 2000)
         #expect(refusing >= 50)
+    }
+
+    /// Expects equal values (within 1e-6) where kiwi found them determined; returns how many it compared.
+    private func compareDetermined(_ ours: [Double], _ kiwi: [Double], _ determined: [Bool], _ label: String) -> Int {
+        var compared = 0
+        for index in ours.indices where determined[index] {
+            compared += 1
+            #expect(abs(ours[index] - kiwi[index]) <= 1e-6, "\(label) v\(index): \(ours[index]), kiwi \(kiwi[index])")
+        }
+        return compared
     }
 
     /// Even where the optimum is not unique, both points must satisfy the required constraints and have
     /// the same weighted error sum.
-    private func checkOptimality(_ system: RandomSystem, refused: [Int], ours: [Double], kiwi: [Double], seed: Int) {
+    /// With `edit`, the cost also counts the medium edit `v0 == edit`.
+    private func checkOptimality(_ system: RandomSystem, refused: [Int], ours: [Double], kiwi: [Double], seed: Int,
+                                 edit: Double? = nil) {
         var ourCost = 0.0, kiwiCost = 0.0
+        if let edit {
+            ourCost += 1_000 * abs(ours[0] - edit)
+            kiwiCost += 1_000 * abs(kiwi[0] - edit)
+        }
         for (index, constraint) in system.constraints.enumerated() where !refused.contains(index) {
             let weight = ["strong": 1_000_000.0, "medium": 1_000, "weak": 1][constraint.strength]
             let ourError = error(constraint, ours), kiwiError = error(constraint, kiwi)
