@@ -6,7 +6,7 @@ import Testing
 struct DeterminismTests {
     /// Builds the system, then edits its first variable and removes its first accepted constraint.
     private func build(_ system: RandomSystem) -> (Solver, [Variable]) {
-        let (solver, variables, _) = system.solve()
+        let (solver, variables, _, _) = system.solve()
         var extra = solver
         extra.addEditVariable(variables[0], strength: .medium)
         extra.suggestValue(37.5, for: variables[0])

@@ -70,19 +70,19 @@ struct RandomSystem: Codable {
         return Constraint(expression, relation, LinearExpression(), strength: strength, tag: tag)
     }
 
-    /// Adds the constraints in order to a new solver, skipping refused ones; returns it, the variables and
-    /// the indices of the refused constraints.
-    func solve() -> (solver: Solver, variables: [Variable], refused: [Int]) {
+    /// Adds the constraints in order to a new solver, skipping refused ones; returns it, the variables,
+    /// the indices of the refused constraints and the ids of the accepted ones.
+    func solve() -> (solver: Solver, variables: [Variable], refused: [Int], accepted: [ConstraintID]) {
         var solver = Solver()
         let variables = (0..<variableCount).map { _ in solver.makeVariable() }
-        var refused: [Int] = []
+        var refused: [Int] = [], accepted: [ConstraintID] = []
         for (index, random) in constraints.enumerated() {
             do {
-                try solver.add(Self.constraint(random, variables, tag: index))
+                accepted.append(try solver.add(Self.constraint(random, variables, tag: index)))
             } catch {
                 refused.append(index)
             }
         }
-        return (solver, variables, refused)
+        return (solver, variables, refused, accepted)
     }
 }
