@@ -36,6 +36,7 @@ let package = Package(
             name: "KBHarness",
             dependencies: [
                 "KeyboardAvoidance",
+                "LayoutSolver",
                 "KBSQLite",
                 "CSQLite",  // only for the raw C-API reference rate in `kbharness bench`
                 .product(name: "Yams", package: "Yams"),

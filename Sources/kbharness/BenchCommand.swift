@@ -10,7 +10,8 @@ struct BenchCommand: ParsableCommand {
         discussion: """
             Build with -c release: debug builds are about 20× slower. Measures (1) IQ adjust steps per \
             second on a 30-view screen, on one core; (2) cells per second for the engine alone and rows \
-            per second written, on the bundled matrix; (3) the same on a synthetic matrix of --cells cells \
+            per second written, on the bundled matrix; (2b) Auto Layout: one 100-view scenario laid out by \
+            its constraints on a device, 200 times; (3) the same on a synthetic matrix of --cells cells \
             (the bundled cells repeated), written to a temporary database; (4) with --end-to-end N, a whole \
             run of about N cells of generated scenarios (`kbharness generate`, seed 1): import, then every \
             cell run without timing, its reference recorded and its row written, with peak memory.
@@ -45,6 +46,9 @@ struct BenchCommand: ParsableCommand {
             let engine = try EngineBenchmark.measure(switches: switches)
             print("engine: \(engine.views)-view screen, \(engine.adjusts) adjust steps in \(String(format: "%.3f", engine.seconds)) s = \(Int(engine.adjustsPerSecond)) steps/s (one core)")
             let library = try ScenarioLibrary.load(paths: [scenarios])
+            if let device = library.device("iphone-14-pro-15-16") ?? library.devices.first {
+                print(try LayoutBenchmark.measure(device: device, layouts: 200).line)
+            }
             for report in try MatrixBenchmark.measure(library: library, largeCells: cells) {
                 print(report.line)
             }

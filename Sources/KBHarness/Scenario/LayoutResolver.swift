@@ -33,7 +33,13 @@ extension Scenario {
     /// the other orientation's screen to the engine as a relayout.
     public func resolve(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
         var resolver = LayoutResolver(scenario: self, device: device, orientation: orientation)
-        return try resolver.run()
+        let laidOut = try resolver.run()
+        guard !constraints.isEmpty else { return laidOut }
+        // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay
+        // the screen out again with the frames it decided.
+        let solved = try ConstraintLayout.solve(self, laidOut: laidOut, scale: device.scale)
+        var final = LayoutResolver(scenario: self, device: device, orientation: orientation, overrides: solved)
+        return try final.run()
     }
 }
 
@@ -69,8 +75,11 @@ private struct LayoutResolver {
     /// The content root's size and safe area: every other node's safe area is its overlap with it.
     var rootSize = Size.zero
     var rootSafe = EdgeInsets.zero
+    /// What Auto Layout decided, when the scenario has constraints.
+    let overrides: ConstraintLayoutResult?
 
-    init(scenario: Scenario, device: DeviceProfile, orientation: Orientation) {
+    init(scenario: Scenario, device: DeviceProfile, orientation: Orientation, overrides: ConstraintLayoutResult? = nil) {
+        self.overrides = overrides
         self.scenario = scenario
         self.device = device
         self.orientation = orientation
@@ -329,6 +338,7 @@ private struct LayoutResolver {
                                             height: scroll.contentHeight ?? layout.contentSize.height),
                                  items: layout.items)
         }
+        if let solved = overrides?.contentSizes[spec.id] { return ContentLayout(size: solved) }
         return ContentLayout(size: Size(width: scroll.contentWidth ?? size.width, height: scroll.contentHeight ?? size.height))
     }
 
@@ -403,7 +413,9 @@ private struct LayoutResolver {
         var cursor = 0.0
         for child in spec.children {
             var frame: Rect
-            if let stack = layout.stack {
+            if let solved = overrides?.frames[child.id] {
+                frame = solved
+            } else if let stack = layout.stack {
                 let length = (stack.axis == .vertical ? child.frame.height : child.frame.width) ?? 0
                 let visible = !child.isHidden
                 if stack.axis == .vertical {
@@ -440,9 +452,11 @@ private struct LayoutResolver {
         let rectInRoot = frame.offsetBy(dx: parent.originInRoot.x, dy: parent.originInRoot.y)
         let safe = parent.offered.insets(of: rectInRoot)
         let content = try contentLayout(of: spec, size: frame.size, safe: safe)
+        let pin = overrides?.keyboardGuidePins[spec.id]
         let node = builder.addView(spec.id, spec.kind, frame: frame, in: parent.node) { node in
             node.safeAreaInsets = safe
             LayoutResolver.apply(spec, contentSize: content.size, to: &node)
+            if let pin { node.keyboardLayoutGuideSpacing = pin }
         }
         nodeIDs[spec.id] = node
         let scroll = settleScroll(node, spec: spec, frameInRoot: rectInRoot, safe: safe, isBarControllerContent: false)

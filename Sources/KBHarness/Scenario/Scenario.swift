@@ -169,6 +169,9 @@ public struct FrameSpec: Hashable, Sendable {
     public var reference: FrameReference
     /// Where the frame is written (the view's mapping when the frame is left out).
     public var location: SourceLocation
+    /// Whether the file writes a `frame:`; a view without one that a constraint places is placed by its
+    /// constraints alone. Not part of the definition: an unwritten frame is the default, filling.
+    public var isGiven = true
 
     /// Creates a frame description; all edges unset means "fill the reference".
     public init(left: Double? = nil, right: Double? = nil, width: Double? = nil, centerX: Double? = nil,
@@ -825,6 +828,8 @@ public struct Scenario: Equatable, Sendable {
     public var expectations: [Expectation]
     /// Invariant failures known for some strategies, reported as known rather than failed.
     public var knownIssues: [KnownIssue] = []
+    /// Auto Layout constraints, solved per device and orientation with the anchor frames.
+    public var constraints: [LayoutConstraintSpec] = []
     /// The file and the line of the top-level mapping.
     public var source: SourceLocation
     /// Canonical JSON of the normalised definition (defaults filled in, no source positions).

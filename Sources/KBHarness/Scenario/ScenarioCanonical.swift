@@ -24,6 +24,10 @@ extension Scenario {
         if !knownIssues.isEmpty {
             object["knownIssues"] = .array(knownIssues.map(\.canonicalValue))
         }
+        // Written only when present, in one normal form whatever the spelling, and readable back.
+        if !constraints.isEmpty {
+            object["constraints"] = .array(constraints.map { .string($0.canonicalText) })
+        }
         if container.hasNavigationBar {
             var bar: [String: CanonicalJSON] = ["hidden": .bool(navigationBar.isHidden),
                                                 "largeTitle": .bool(navigationBar.isLargeTitle)]
@@ -54,7 +58,8 @@ extension ViewSpec {
     var canonicalValue: CanonicalJSON {
         var object = kindFields
         object["id"] = .string(id)
-        object["frame"] = frame.canonicalValue
+        // An unwritten frame stays unwritten: constraints alone may place such a view.
+        if frame.isGiven { object["frame"] = frame.canonicalValue }
         object["hidden"] = .bool(isHidden)
         object["alpha"] = .number(alpha)
         object["userInteraction"] = .bool(isUserInteractionEnabled)
@@ -250,5 +255,16 @@ extension KnownIssue {
             "orientations": list(orientations?.map(\.rawValue)),
             "keyboards": list(keyboards?.map(\.rawValue)),
         ])
+    }
+}
+
+extension LayoutConstraintSpec {
+    /// The normal form: `first REL second * m + c @p`, or `first REL c @p` for a constant size.
+    var canonicalText: String {
+        let priorityText = "@\(CanonicalJSON.format(priority))"
+        guard let second else {
+            return "\(first) \(relation.rawValue) \(CanonicalJSON.format(constant)) \(priorityText)"
+        }
+        return "\(first) \(relation.rawValue) \(second) * \(CanonicalJSON.format(multiplier)) + \(CanonicalJSON.format(constant)) \(priorityText)"
     }
 }

@@ -96,7 +96,7 @@ struct ScenarioDecoder {
     /// The top-level fields.
     static let topLevelFields = ["key", "title", "description", "tags", "container", "navigationBar", "tabBar", "presentation",
                                  "controller", "rootView", "options", "matrix", "views", "steps", "expect",
-                                 "knownIssues"]
+                                 "knownIssues", "constraints"]
 
     /// Starts decoding `file`.
     init(file: String) { reader = NodeReader(file: file) }
@@ -211,6 +211,7 @@ struct ScenarioDecoder {
             }
         }
 
+        let constraints = decodeConstraints(fields)
         var knownIssues: [KnownIssue] = []
         for item in reader.items(fields, "knownIssues") ?? [] {
             if let issue = decodeKnownIssue(item.node, at: item.path, stepCount: stepCount) {
@@ -225,7 +226,42 @@ struct ScenarioDecoder {
                                 matrix: matrix, steps: steps, expectations: expectations, source: top)
         scenario.knownIssues = knownIssues
         scenario.tabBar = tabBar
+        scenario.constraints = constraints
         return scenario
+    }
+
+    /// `constraints:`: Auto Layout constraints in their text form, their view ids checked against the views.
+    private mutating func decodeConstraints(_ fields: Fields) -> [LayoutConstraintSpec] {
+        var constraints: [LayoutConstraintSpec] = []
+        for item in reader.items(fields, "constraints") ?? [] {
+            guard let text = reader.string(item.node, at: item.path) else { continue }
+            let location = reader.location(of: item.node)
+            let spec: LayoutConstraintSpec
+            do {
+                spec = try LayoutConstraintParser.parse(text, at: location)
+            } catch {
+                reader.fail(item.node, item.path, error.message)
+                continue
+            }
+            var known = true
+            for anchor in [spec.first, spec.second].compactMap({ $0 }) {
+                guard let id = anchor.item.viewID else { continue }
+                guard let info = ids[id] else {
+                    reader.fail(item.node, item.path, "no view '\(id)'"
+                                + Spelling.didYouMean(id, ids.keys.sorted() + LayoutConstraintParser.keywords))
+                    known = false
+                    continue
+                }
+                if case .view = anchor.item { continue }
+                if !info.kind.isScrollView {
+                    reader.fail(item.node, item.path, "'\(id)' is a \(info.kind.rawValue); only scroll views have "
+                                + "a contentLayoutGuide and a frameLayoutGuide")
+                    known = false
+                }
+            }
+            if known { constraints.append(spec) }
+        }
+        return constraints
     }
 
     /// `knownIssues:` entries: `{invariant, note, strategy?, steps?, devices?, orientations?, keyboards?}`.
@@ -444,6 +480,7 @@ struct ScenarioDecoder {
     private mutating func decodeFrame(_ view: Fields, stackAxis: StackAxis?) -> FrameSpec {
         let edges = ["left", "right", "width", "centerX", "top", "bottom", "height", "centerY", "in"]
         var frame = FrameSpec(location: view.location(of: "frame"))
+        frame.isGiven = view.has("frame")
         if let stackAxis {
             let length = stackAxis == .vertical ? "height" : "width"
             var elsewhere: [String: String] = [:]

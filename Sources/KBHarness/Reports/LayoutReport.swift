@@ -1,0 +1,83 @@
+import KeyboardAvoidance
+
+/// Every view of a scenario laid out on one device and orientation: `kbharness layout`.
+///
+/// ```json
+/// {"scenario":"…","device":"…","orientation":"…",
+///  "views":[{"id":"…","kind":"…","frame":{"x":…,"y":…,"width":…,"height":…},"window":{…}}]}
+/// ```
+/// Views come in tree order (a superview before its subviews), generated ones (`$root`, cells, headers)
+/// included; `frame` is in the superview (a scroll view's subviews: in its content), `window` in the window
+/// with scroll views at their resting offsets.
+public struct LayoutReport: Sendable {
+    /// One view's place.
+    public struct View: Sendable, Equatable {
+        /// Its id (the node name).
+        public var id: String
+        /// Its kind.
+        public var kind: ViewKind
+        /// Frame in its superview.
+        public var frame: Rect
+        /// Frame in the window.
+        public var window: Rect
+    }
+
+    /// The scenario key.
+    public let scenario: String
+    /// The device key.
+    public let device: String
+    /// The orientation.
+    public let orientation: Orientation
+    /// Every view, in tree order.
+    public let views: [View]
+
+    /// Lays `scenario` out on `device` in `orientation`.
+    public init(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError) {
+        let resolved = try scenario.resolve(on: device, orientation: orientation)
+        let screen = resolved.screen
+        self.scenario = scenario.key
+        self.device = device.key
+        self.orientation = orientation
+        views = screen.nodes.indices.map { index in
+            let id = NodeID(index)
+            return View(id: screen.name(of: id), kind: screen[id].kind, frame: screen[id].frame,
+                        window: screen.frameInWindow(id))
+        }
+    }
+
+    /// The JSON document, one line.
+    public var json: String {
+        var json = JSONText()
+        func rect(_ json: inout JSONText, _ rect: Rect) {
+            json.object { json in
+                json.field("x") { $0.number(rect.x) }
+                json.field("y") { $0.number(rect.y) }
+                json.field("width") { $0.number(rect.width) }
+                json.field("height") { $0.number(rect.height) }
+            }
+        }
+        json.object { json in
+            json.field("scenario") { $0.string(scenario) }
+            json.field("device") { $0.string(device) }
+            json.field("orientation") { $0.string(orientation.rawValue) }
+            json.field("views") { json in
+                json.array(views) { json, view in
+                    json.object { json in
+                        json.field("id") { $0.string(view.id) }
+                        json.field("kind") { $0.string(view.kind.rawValue) }
+                        json.field("frame") { rect(&$0, view.frame) }
+                        json.field("window") { rect(&$0, view.window) }
+                    }
+                }
+            }
+        }
+        return json.text
+    }
+
+    /// A table: id, kind, frame in the superview, frame in the window.
+    public var text: String {
+        let table = TextTable(header: ["view", "kind", "frame", "in window"],
+                              rows: views.map { [$0.id, $0.kind.rawValue, $0.frame.description, $0.window.description] })
+        return "\(scenario) on \(device) in \(orientation.rawValue)\n" + table.rendered
+    }
+}

@@ -1,0 +1,371 @@
+import KeyboardAvoidance
+import LayoutSolver
+
+/// What Auto Layout decided for a scenario on one device and orientation: the frames of the views its
+/// constraints place, the content sizes of scroll views sized by their content layout guide, and the views
+/// pinned to the keyboard layout guide.
+struct ConstraintLayoutResult: Sendable {
+    /// Frame in the superview (a scroll view's subviews: in its content) by view id.
+    var frames: [String: Rect] = [:]
+    /// Content size by scroll-view id.
+    var contentSizes: [String: Size] = [:]
+    /// `view.bottom == keyboardGuide.top − spacing`: the spacing by view id, for the guide strategy.
+    var keyboardGuidePins: [String: Double] = [:]
+}
+
+/// Solves a scenario's anchor frames and constraints together, as Auto Layout would, in one coordinate space:
+/// the root view's, with scroll views unscrolled (content offsets are applied after layout).
+///
+/// Anchor frames become the constraints they stand for, relative to the superview (or its safe area);
+/// views inside table and collection cells and table header and footer views keep their frames. The safe
+/// areas and margins the guides stand for are those of a first layout without the constraints.
+struct ConstraintLayout {
+    /// A view's rectangle as four expressions in the layout space.
+    struct Box {
+        var x: LinearExpression
+        var y: LinearExpression
+        var width: LinearExpression
+        var height: LinearExpression
+
+        /// The expression of an attribute.
+        func value(_ attribute: LayoutAttribute) -> LinearExpression {
+            switch attribute {
+            case .leading, .left: return x
+            case .trailing, .right: return x + width
+            case .top: return y
+            case .bottom, .firstBaseline, .lastBaseline: return y + height
+            case .width: return width
+            case .height: return height
+            case .centerX: return x + width * 0.5
+            case .centerY: return y + height * 0.5
+            }
+        }
+
+        /// The box shrunk by `insets`.
+        func inset(_ insets: EdgeInsets) -> Box {
+            Box(x: x + insets.left, y: y + insets.top, width: width - (insets.left + insets.right),
+                height: height - (insets.top + insets.bottom))
+        }
+    }
+
+    /// A participating view: its id, spec, superview and variables.
+    struct Item {
+        var id: String
+        var spec: ViewSpec
+        var parent: Int?
+        var box: Box
+        var variables: (x: Variable, y: Variable, width: Variable, height: Variable)
+        /// Content size variables of a scroll view.
+        var content: (width: Variable, height: Variable)?
+    }
+
+    let scenario: Scenario
+    let laidOut: ResolvedScreen
+    let device: String
+    let orientation: Orientation
+    /// Pixels per point: solved edges snap to pixels, as UIKit rounds Auto Layout's frames.
+    let scale: Double
+    var solver = Solver()
+    var items: [Item] = []
+    var index: [String: Int] = [:]
+    /// What each constraint tag stands for, for messages: a user constraint or a view's frame.
+    var tagDescriptions: [Int: String] = [:]
+
+    /// Tags of generated (frame) constraints start here; user constraints are tagged 1…n.
+    static let generatedTagBase = 1_000_000
+
+    /// Solves `scenario`, whose constraint-free layout is `laidOut`.
+    static func solve(_ scenario: Scenario, laidOut: ResolvedScreen, scale: Double) throws(ScenarioFileError)
+        -> ConstraintLayoutResult {
+        var layout = ConstraintLayout(scenario: scenario, laidOut: laidOut, device: laidOut.deviceKey,
+                                      orientation: laidOut.orientation, scale: max(scale, 1))
+        return try layout.run()
+    }
+
+    mutating func run() throws(ScenarioFileError) -> ConstraintLayoutResult {
+        collect(scenario.rootView, id: "$root", parent: nil)
+        let placedByConstraints = Set(scenario.constraints.compactMap { $0.first.item.viewID })
+        for position in items.indices {
+            try addFrameConstraints(of: position, placedByConstraints: placedByConstraints)
+        }
+        for (offset, spec) in scenario.constraints.enumerated() {
+            try addUserConstraint(spec, tag: offset + 1)
+        }
+        return result()
+    }
+
+    // MARK: - Variables
+
+    /// Adds a view and its plain subtree (cells, table header and footer views keep their frames).
+    mutating func collect(_ spec: ViewSpec, id: String, parent: Int?) {
+        let x = solver.makeVariable(), y = solver.makeVariable()
+        let width = solver.makeVariable(), height = solver.makeVariable()
+        var item = Item(id: id, spec: spec, parent: parent,
+                        box: Box(x: LinearExpression([(x, 1)]), y: LinearExpression([(y, 1)]),
+                                 width: LinearExpression([(width, 1)]), height: LinearExpression([(height, 1)])),
+                        variables: (x, y, width, height))
+        if spec.kind.isScrollView { item.content = (solver.makeVariable(), solver.makeVariable()) }
+        index[id] = items.count
+        items.append(item)
+        let position = items.count - 1
+        // Constraints name the root view by the id the scenario gives it.
+        if parent == nil, let alias = scenario.rootViewAlias { index[alias] = position }
+        for child in spec.children { collect(child, id: child.id, parent: position) }
+    }
+
+    /// The node the first layout gave a view.
+    func node(_ id: String) -> NodeID? { id == "$root" ? laidOut.contentRoot : laidOut.screen.node(named: id) }
+
+    /// The rectangle a view offers its subviews' frames: its content for a scroll view, else itself.
+    func contentBox(of position: Int) -> Box {
+        let item = items[position]
+        guard let content = item.content else { return item.box }
+        return Box(x: item.box.x, y: item.box.y, width: LinearExpression([(content.width, 1)]),
+                   height: LinearExpression([(content.height, 1)]))
+    }
+
+    /// A view's safe-area insets and layout margins from the first layout.
+    func guides(of position: Int) -> (safe: EdgeInsets, margins: EdgeInsets) {
+        guard let id = node(items[position].id) else { return (.zero, .zero) }
+        let node = laidOut.screen[id]
+        if position == 0 { return (node.safeAreaInsets, node.layoutMargins) }
+        let safe = node.safeAreaInsets
+        // UIKit's default margins of a subview: 8 pt, moved inside the safe area.
+        return (safe, EdgeInsets(top: 8 + safe.top, left: 8 + safe.left, bottom: 8 + safe.bottom, right: 8 + safe.right))
+    }
+
+    // MARK: - Constraints
+
+    /// Adds one constraint, turning a refusal into the scenario error that names the conflict.
+    mutating func add(_ lhs: LinearExpression, _ relation: Relation, _ rhs: LinearExpression,
+                      strength: Strength = .required, tag: Int) throws(ScenarioFileError) {
+        do {
+            try solver.add(Constraint(lhs, relation, rhs, strength: strength, tag: tag))
+        } catch {
+            throw conflict(error)
+        }
+    }
+
+    /// The root is fixed where the container put it; other views follow their frames unless constraints
+    /// place them; scroll views' content sizes follow the scenario, or their content layout guide.
+    mutating func addFrameConstraints(of position: Int, placedByConstraints: Set<String>) throws(ScenarioFileError) {
+        let item = items[position]
+        let tag = ConstraintLayout.generatedTagBase + position
+        tagDescriptions[tag] = position == 0 ? "the root view's frame" : "the frame of '\(item.id)' (line \(item.spec.frame.location.line))"
+        if let content = item.content {
+            try addContentSizeConstraints(position, content, tag: tag)
+        }
+        guard let parent = item.parent else {
+            let size = laidOut.screen[laidOut.contentRoot].frame.size
+            for (variable, value) in [(item.variables.x, 0.0), (item.variables.y, 0), (item.variables.width, size.width),
+                                      (item.variables.height, size.height)] {
+                try add(LinearExpression([(variable, 1)]), .equal, LinearExpression(constant: value), tag: tag)
+            }
+            return
+        }
+        let given = item.spec.frame.isGiven
+        if !given && placedByConstraints.contains(item.id) { return }
+        if items[parent].spec.kind == .stackView, let node = node(item.id) {
+            // Arranged subviews keep the stack's own arrangement, relative to the stack.
+            let frame = laidOut.screen[node].frame, outer = items[parent].box
+            try add(item.box.x, .equal, outer.x + frame.minX, tag: tag)
+            try add(item.box.y, .equal, outer.y + frame.minY, tag: tag)
+            try add(item.box.width, .equal, LinearExpression(constant: frame.width), tag: tag)
+            try add(item.box.height, .equal, LinearExpression(constant: frame.height), tag: tag)
+            return
+        }
+        var reference = contentBox(of: parent)
+        if item.spec.frame.reference == .safeArea { reference = reference.inset(guides(of: parent).safe) }
+        let frame = item.spec.frame
+        try addAxis(position: item.box.x, length: item.box.width, start: frame.left, end: frame.right,
+                    size: frame.width, center: frame.centerX, origin: reference.x, extent: reference.width, tag: tag)
+        try addAxis(position: item.box.y, length: item.box.height, start: frame.top, end: frame.bottom,
+                    size: frame.height, center: frame.centerY, origin: reference.y, extent: reference.height, tag: tag)
+    }
+
+    /// One axis of an anchor frame as constraints, case by case as `FrameSpec.axis` resolves it.
+    mutating func addAxis(position: LinearExpression, length: LinearExpression, start: Double?, end: Double?,
+                          size: Double?, center: Double?, origin: LinearExpression, extent: LinearExpression,
+                          tag: Int) throws(ScenarioFileError) {
+        if let center, let size {
+            try add(position + length * 0.5, .equal, origin + extent * 0.5 + center, tag: tag)
+            try add(length, .equal, LinearExpression(constant: size), tag: tag)
+            return
+        }
+        switch (start, end, size) {
+        case let (s?, e?, _):
+            try add(position, .equal, origin + s, tag: tag)
+            try add(length, .equal, extent - (s + e), tag: tag)
+        case let (s?, nil, l?):
+            try add(position, .equal, origin + s, tag: tag)
+            try add(length, .equal, LinearExpression(constant: l), tag: tag)
+        case let (nil, e?, l?):
+            try add(position, .equal, origin + extent - (e + l), tag: tag)
+            try add(length, .equal, LinearExpression(constant: l), tag: tag)
+        case let (s?, nil, nil):
+            try add(position, .equal, origin + s, tag: tag)
+            try add(length, .equal, extent - s, tag: tag)
+        case let (nil, e?, nil):
+            try add(position, .equal, origin, tag: tag)
+            try add(length, .equal, extent - e, tag: tag)
+        case let (nil, nil, l?):
+            try add(position, .equal, origin, tag: tag)
+            try add(length, .equal, LinearExpression(constant: l), tag: tag)
+        case (nil, nil, nil):
+            try add(position, .equal, origin, tag: tag)
+            try add(length, .equal, extent, tag: tag)
+        }
+    }
+
+    /// A scroll view's content size: as the scenario or its rows give it; from its content layout guide's
+    /// constraints when something constrains that guide (its frame size only as a weak fallback).
+    mutating func addContentSizeConstraints(_ position: Int, _ content: (width: Variable, height: Variable),
+                                            tag: Int) throws(ScenarioFileError) {
+        let item = items[position]
+        let usesGuide = scenario.constraints.contains { spec in
+            [spec.first, spec.second].contains { $0?.item == .contentLayoutGuide(item.id) }
+        }
+        let laidOutSize = node(item.id).map { laidOut.screen[$0].contentSize } ?? .zero
+        let given = (width: item.spec.scroll?.contentWidth, height: item.spec.scroll?.contentHeight)
+        let hasRows = item.spec.table != nil || item.spec.collection != nil
+        for (variable, givenValue, laidOutValue, frame) in [
+            (content.width, given.width, laidOutSize.width, item.box.width),
+            (content.height, given.height, laidOutSize.height, item.box.height)] {
+            let target = LinearExpression([(variable, 1)])
+            if let givenValue {
+                try add(target, .equal, LinearExpression(constant: givenValue), tag: tag)
+            } else if usesGuide && !hasRows {
+                try add(target, .equal, frame, strength: .weak, tag: tag)
+            } else if hasRows {
+                try add(target, .equal, LinearExpression(constant: laidOutValue), tag: tag)
+            } else {
+                try add(target, .equal, frame, tag: tag)
+            }
+        }
+    }
+
+    /// A constraint of the scenario.
+    mutating func addUserConstraint(_ spec: LayoutConstraintSpec, tag: Int) throws(ScenarioFileError) {
+        tagDescriptions[tag] = "constraints[\(tag - 1)] (line \(spec.location.line)) '\(spec.text)'"
+        guard let firstID = spec.first.item.viewID, let first = index[firstID] else {
+            throw ScenarioFileError(at: spec.location, field: "constraints[\(tag - 1)]",
+                                    message: "'\(spec.first.item)' is not a view that Auto Layout places here "
+                                        + "(views in table or collection cells keep their frames)")
+        }
+        let lhs = items[first].box.value(spec.first.attribute)
+        var rhs = LinearExpression(constant: spec.constant)
+        if let second = spec.second {
+            let box = try box(of: second.item, firstItem: first, spec: spec, tag: tag)
+            rhs = box.value(second.attribute) * spec.multiplier + spec.constant
+        }
+        let relation: Relation = switch spec.relation {
+        case .equal: .equal
+        case .lessThanOrEqual: .lessThanOrEqual
+        case .greaterThanOrEqual: .greaterThanOrEqual
+        }
+        try add(lhs, relation, rhs, strength: ConstraintLayout.strength(priority: spec.priority), tag: tag)
+    }
+
+    /// The rectangle a constraint's second item stands for.
+    func box(of item: LayoutItem, firstItem: Int, spec: LayoutConstraintSpec, tag: Int) throws(ScenarioFileError) -> Box {
+        let superview = items[firstItem].parent
+        func needSuperview() throws(ScenarioFileError) -> Int {
+            guard let superview else {
+                throw ScenarioFileError(at: spec.location, field: "constraints[\(tag - 1)]",
+                                        message: "the root view has no \(item) here")
+            }
+            return superview
+        }
+        switch item {
+        case .view(let id), .frameLayoutGuide(let id):
+            guard let position = index[id] else { throw notPlaced(id, spec, tag) }
+            return items[position].box
+        case .contentLayoutGuide(let id):
+            guard let position = index[id] else { throw notPlaced(id, spec, tag) }
+            return contentBox(of: position)
+        case .superview: return contentBox(of: try needSuperview())
+        case .safeArea:
+            let parent = try needSuperview()
+            return items[parent].box.inset(guides(of: parent).safe)
+        case .margins:
+            let parent = try needSuperview()
+            return items[parent].box.inset(guides(of: parent).margins)
+        case .keyboardGuide:
+            // At rest the guide covers the root view's bottom safe area (usesBottomSafeArea).
+            let root = items[0].box, bottom = guides(of: 0).safe.bottom
+            return Box(x: root.x, y: root.y + root.height - bottom, width: root.width,
+                       height: LinearExpression(constant: bottom))
+        }
+    }
+
+    /// The error for a view that is outside the solved tree.
+    func notPlaced(_ id: String, _ spec: LayoutConstraintSpec, _ tag: Int) -> ScenarioFileError {
+        ScenarioFileError(at: spec.location, field: "constraints[\(tag - 1)]",
+                          message: "'\(id)' is not a view that Auto Layout places here (views in table or collection "
+                              + "cells and table header and footer views keep their frames)")
+    }
+
+    /// Auto Layout's priority as a Cassowary weight: 1000 is required; below, each 125 points weigh 10×
+    /// more (250 → 10², 500 → 10⁴, 750 → 10⁶, 999 → about 10⁸), so the common tiers dominate each other.
+    static func strength(priority: Double) -> Strength {
+        priority >= 1000 ? .required : Strength(weight: pow10(priority / 125))
+    }
+
+    /// 10^x without Foundation.
+    static func pow10(_ x: Double) -> Double {
+        var result = 1.0, remaining = x
+        while remaining >= 1 { result *= 10; remaining -= 1 }
+        // e^(r·ln 10) by its series: r < 1, so a dozen terms are exact to double precision.
+        let y = remaining * 2.302585092994046
+        var term = 1.0, sum = 1.0
+        for n in 1...20 { term *= y / Double(n); sum += term }
+        return result * sum
+    }
+
+    /// The scenario error for a refused required constraint: where it is, and what it conflicts with.
+    func conflict(_ error: UnsatisfiableConstraint) -> ScenarioFileError {
+        let others = error.conflicting.compactMap { tagDescriptions[$0] }
+        let suffix = others.isEmpty ? "" : "; it conflicts with " + others.joined(separator: ", ")
+        if error.tag >= ConstraintLayout.generatedTagBase {
+            let item = items[error.tag - ConstraintLayout.generatedTagBase]
+            return ScenarioFileError(at: item.spec.frame.location, field: item.spec.path + ".frame",
+                                     message: "unsatisfiable on \(device) in \(orientation.rawValue)\(suffix)")
+        }
+        let spec = scenario.constraints[error.tag - 1]
+        return ScenarioFileError(at: spec.location, field: "constraints[\(error.tag - 1)]",
+                                 message: "'\(spec.text)' cannot be satisfied on \(device) in \(orientation.rawValue)\(suffix)")
+    }
+
+    // MARK: - Result
+
+    /// Frames relative to superviews, scroll content sizes and keyboard-guide pins.
+    func result() -> ConstraintLayoutResult {
+        var result = ConstraintLayoutResult()
+        // Halves round up, after a hair of slack, so that a solver's 378.74999… and 378.75 snap alike.
+        func snap(_ value: Double) -> Double { (value * scale + 0.5 + 1e-6).rounded(.down) / scale }
+        // Edges snap to the pixel grid, sizes follow from the snapped edges (so neighbours stay flush).
+        func rect(_ position: Int) -> Rect {
+            let v = items[position].variables
+            let x = solver.value(of: v.x), y = solver.value(of: v.y)
+            let minX = snap(x), minY = snap(y)
+            return Rect(x: minX, y: minY, width: snap(x + solver.value(of: v.width)) - minX,
+                        height: snap(y + solver.value(of: v.height)) - minY)
+        }
+        for position in items.indices {
+            let item = items[position]
+            if let content = item.content {
+                result.contentSizes[item.id] = Size(width: snap(solver.value(of: content.width)),
+                                                    height: snap(solver.value(of: content.height)))
+            }
+            guard let parent = item.parent else { continue }
+            let own = rect(position), outer = rect(parent)
+            result.frames[item.id] = Rect(x: own.minX - outer.minX, y: own.minY - outer.minY,
+                                          width: max(0, own.width), height: max(0, own.height))
+        }
+        for spec in scenario.constraints where spec.relation == .equal && spec.first.attribute == .bottom
+            && spec.second == LayoutAnchor(.keyboardGuide, .top) && spec.multiplier == 1 {
+            if let id = spec.first.item.viewID { result.keyboardGuidePins[id] = -spec.constant }
+        }
+        return result
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import KBHarness
+
+/// `kbharness layout SCENARIO`: every view's resolved frame on one device and orientation.
+struct LayoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layout",
+        abstract: "Print every view's frame as a scenario lays out on one device.",
+        discussion: """
+            Resolves the scenario's anchor frames and Auto Layout constraints for the device and orientation, \
+            as a run would, and prints every view in tree order with its frame in its superview (a scroll \
+            view's subviews: in its content) and in the window. Use it to check a scenario before running it.
+
+            SCENARIO is a scenario key in the database, or the path of a scenario file (its devices then come \
+            from the database). An unsatisfiable constraint is reported with its file and line, exit 65.
+
+            Examples:
+              kbharness layout worked/7.1-plain-bottom-field --device iphone-se-1st-gen
+              kbharness layout Scenarios/app/login-card.yaml --device iphone-8 --orientation landscape --format json
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: "A scenario key, or a scenario file.")
+    var scenario: String
+
+    @Option(help: "The device key (see `kbharness devices`).")
+    var device: String
+
+    @Option(help: "portrait or landscape.")
+    var orientation: Orientation = .portrait
+
+    @Option(help: "text (a table) or json.")
+    var format: LayoutFormat = .text
+
+    func run() throws {
+        try reportingErrors {
+            let database = try store.open()
+            defer { database.close() }
+            let library = try database.loadLibrary().library
+            guard let profile = library.device(device) else {
+                throw HarnessError(.noInput, "no device '\(device)' in \(store.path) (see `kbharness devices`)")
+            }
+            let chosen: Scenario
+            if let stored = library.scenario(scenario) {
+                chosen = stored
+            } else if FileManager.default.fileExists(atPath: scenario) {
+                let text: String
+                do { text = try String(contentsOfFile: scenario, encoding: .utf8) } catch {
+                    throw HarnessError(.noInput, "\(scenario): cannot read the file")
+                }
+                chosen = try Scenario.parse(text, file: scenario)
+            } else {
+                throw HarnessError(.noInput, "no scenario '\(scenario)' in \(store.path) and no such file")
+            }
+            let report: LayoutReport
+            do {
+                report = try LayoutReport(chosen, on: profile, orientation: orientation)
+            } catch let error as ScenarioFileError {
+                throw HarnessError(.data, error.description)
+            }
+            print(format == .json ? report.json : report.text)
+        }
+    }
+}
+
+/// The output forms of `kbharness layout`.
+enum LayoutFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+extension Orientation: ExpressibleByArgument {}
