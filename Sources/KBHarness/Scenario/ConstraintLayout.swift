@@ -68,8 +68,6 @@ struct ConstraintLayout {
     var solver = Solver()
     var items: [Item] = []
     var index: [String: Int] = [:]
-    /// What each constraint tag stands for, for messages: a user constraint or a view's frame.
-    var tagDescriptions: [Int: String] = [:]
 
     /// Tags of generated (frame) constraints start here; user constraints are tagged 1…n.
     static let generatedTagBase = 1_000_000
@@ -151,7 +149,6 @@ struct ConstraintLayout {
     mutating func addFrameConstraints(of position: Int, placedByConstraints: Set<String>) throws(ScenarioFileError) {
         let item = items[position]
         let tag = ConstraintLayout.generatedTagBase + position
-        tagDescriptions[tag] = position == 0 ? "the root view's frame" : "the frame of '\(item.id)' (line \(item.spec.frame.location.line))"
         if let content = item.content {
             try addContentSizeConstraints(position, content, tag: tag)
         }
@@ -246,7 +243,6 @@ struct ConstraintLayout {
 
     /// A constraint of the scenario.
     mutating func addUserConstraint(_ spec: LayoutConstraintSpec, tag: Int) throws(ScenarioFileError) {
-        tagDescriptions[tag] = "constraints[\(tag - 1)] (line \(spec.location.line)) '\(spec.text)'"
         guard let firstID = spec.first.item.viewID, let first = index[firstID] else {
             throw ScenarioFileError(at: spec.location, field: "constraints[\(tag - 1)]",
                                     message: "'\(spec.first.item)' is not a view that Auto Layout places here "
@@ -324,7 +320,7 @@ struct ConstraintLayout {
 
     /// The scenario error for a refused required constraint: where it is, and what it conflicts with.
     func conflict(_ error: UnsatisfiableConstraint) -> ScenarioFileError {
-        let others = error.conflicting.compactMap { tagDescriptions[$0] }
+        let others = error.conflicting.map(describe)
         let suffix = others.isEmpty ? "" : "; it conflicts with " + others.joined(separator: ", ")
         if error.tag >= ConstraintLayout.generatedTagBase {
             let item = items[error.tag - ConstraintLayout.generatedTagBase]
@@ -334,6 +330,18 @@ struct ConstraintLayout {
         let spec = scenario.constraints[error.tag - 1]
         return ScenarioFileError(at: spec.location, field: "constraints[\(error.tag - 1)]",
                                  message: "'\(spec.text)' cannot be satisfied on \(device) in \(orientation.rawValue)\(suffix)")
+    }
+
+    /// What a tag stands for, for messages (built only when a constraint is refused).
+    func describe(_ tag: Int) -> String {
+        if tag >= ConstraintLayout.generatedTagBase {
+            let position = tag - ConstraintLayout.generatedTagBase
+            guard position > 0 else { return "the root view's frame" }
+            let item = items[position]
+            return "the frame of '\(item.id)' (line \(item.spec.frame.location.line))"
+        }
+        let spec = scenario.constraints[tag - 1]
+        return "constraints[\(tag - 1)] (line \(spec.location.line)) '\(spec.text)'"
     }
 
     // MARK: - Result
