@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import KeyboardAvoidance
 @testable import KBHarness
@@ -51,7 +52,7 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         #expect(message("email.top == other.leading") == "top and leading lie on different axes")
         #expect(message("email.width == other.centerX") == "width and centerX cannot be related: a size relates to a size, a position to a position")
         #expect(message("email.top = other.top") == "expected ==, <= or >= after 'email.top', found '='")
-        #expect(message("safeArea.top == email.top") == "the first item must be a view, not 'safeArea'")
+        #expect(message("safeArea.top == email.top") == "the first item must be a view or a scroll view's layout guide, not 'safeArea'")
         #expect(message("email.height == 44 @1001") == "the priority '1001' is not a number from 1 to 1000")
     }
 
@@ -67,5 +68,214 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
             """, file: "c.yaml").map(\.description)
         #expect(errors == ["c.yaml:6:5: constraints[0]: no view 'emial'; did you mean 'email'?",
                            "c.yaml:7:5: constraints[1]: no view 'safeAera'; did you mean 'safeArea'?"])
+    }
+
+    // MARK: - Solving
+
+    @Test func siblingsEqualSizesMultipliersAndCentres() throws {
+        let r = try layout("""
+            key: t/c
+            title: C
+            views:
+              - {id: a, kind: view}
+              - {id: b, kind: view}
+              - {id: c, kind: view}
+            constraints:
+              - a.leading == safeArea.leading + 20
+              - a.trailing == safeArea.trailing - 20
+              - a.top == safeArea.top + 40
+              - a.height == 44
+              - b.top == a.bottom + 12
+              - b.leading == a.leading
+              - b.width == a.width * 0.5
+              - b.height == a.height
+              - c.centerX == superview.centerX
+              - c.centerY == b.centerY
+              - c.width == 100
+              - c.height == b.height / 2
+            """)
+        // iPhone SE: safe area 20…568 (320 wide). a: x 20, width 320 − 40 = 280, y 20 + 40 = 60, 44 tall.
+        #expect(try frames(r, "a").frame == Rect(x: 20, y: 60, width: 280, height: 44))
+        // b: 60 + 44 + 12 = 116, width 140.
+        #expect(try frames(r, "b").frame == Rect(x: 20, y: 116, width: 140, height: 44))
+        // c: 100 wide centred on 160 → x 110; 22 tall centred on b's centre 138 → y 127.
+        #expect(try frames(r, "c").frame == Rect(x: 110, y: 127, width: 100, height: 22))
+    }
+
+    @Test func inequalitiesAndPrioritiesDecideWhatGives() throws {
+        let text = """
+            key: t/c
+            title: C
+            views:
+              - {id: card, kind: view}
+            constraints:
+              - card.centerX == superview.centerX
+              - card.top == superview.top + 100
+              - card.width == superview.width * 0.8 @750
+              - card.width <= 400
+              - card.height >= 50
+              - card.height == 10 @250
+            """
+        // 0.8 × 320 = 256 ≤ 400: the wish holds; the height wants 10 at 250 but must be ≥ 50 (required).
+        let phone = try layout(text)
+        #expect(try frames(phone, "card").frame == Rect(x: 32, y: 100, width: 256, height: 50))
+        // 1024 wide: 819.2 > 400, so the required cap wins and the 750 wish gives way.
+        let pad = try layout(text, "ipad-pro-12-9")
+        #expect(try frames(pad, "card").frame == Rect(x: 312, y: 100, width: 400, height: 50))
+    }
+
+    @Test func guidesMarginsAndTheKeyboardGuide() throws {
+        let r = try layout("""
+            key: t/c
+            title: C
+            container: navigation
+            views:
+              - {id: field, kind: textField}
+              - {id: bar, kind: view}
+            constraints:
+              - field.leading == margins.leading
+              - field.trailing == margins.trailing
+              - field.top == safeArea.top + 8
+              - field.height == 44
+              - bar.leading == superview.leading
+              - bar.width == superview.width
+              - bar.height == 52
+              - bar.bottom == keyboardGuide.top - 8
+            """, "iphone-x-xs-11-pro")
+        // iPhone X portrait in a navigation controller: safe area 88…778 (44 + 44 at the top, 34 at the
+        // bottom); the root view's margins are 16 at the sides. field: x 16, width 375 − 32 = 343, y 96.
+        #expect(try frames(r, "field").frame == Rect(x: 16, y: 96, width: 343, height: 44))
+        // The keyboard guide rests on the safe-area bottom, 778: the bar ends 8 above it, 718…770.
+        #expect(try frames(r, "bar").frame == Rect(x: 0, y: 718, width: 375, height: 52))
+        // …and the guide strategy will carry it: its node is pinned with that spacing.
+        let resolved = try scenario("""
+            key: t/c
+            title: C
+            views:
+              - {id: bar, kind: view}
+            constraints:
+              - bar.leading == superview.leading
+              - bar.width == superview.width
+              - bar.height == 52
+              - bar.bottom == keyboardGuide.top - 8
+            """).resolve(on: try starterDevice("iphone-8"), orientation: .portrait)
+        #expect(resolved.screen[try #require(resolved.node("bar"))].keyboardLayoutGuideSpacing == 8)
+    }
+
+    @Test func aScrollViewsContentSizeComesFromItsContentLayoutGuide() throws {
+        let r = try layout("""
+            key: t/c
+            title: C
+            views:
+              - id: form
+                kind: scrollView
+                views:
+                  - {id: top, kind: textField}
+                  - {id: bottom, kind: textField}
+            constraints:
+              - form.top == safeArea.top
+              - form.bottom == safeArea.bottom
+              - form.leading == superview.leading
+              - form.trailing == superview.trailing
+              - top.top == form.contentLayoutGuide.top + 20
+              - top.leading == form.contentLayoutGuide.leading + 16
+              - top.width == form.frameLayoutGuide.width - 32
+              - top.height == 44
+              - bottom.top == top.bottom + 700
+              - bottom.leading == top.leading
+              - bottom.width == top.width
+              - bottom.height == 44
+              - bottom.bottom == form.contentLayoutGuide.bottom - 20
+              - form.contentLayoutGuide.width == form.frameLayoutGuide.width
+            """)
+        // The form fills the SE's safe area, 20…568 (548 tall); its content: 20 + 44 + 700 + 44 + 20 = 828.
+        #expect(try frames(r, "form").frame == Rect(x: 0, y: 20, width: 320, height: 548))
+        #expect(try frames(r, "bottom").frame == Rect(x: 16, y: 764, width: 288, height: 44))
+        let resolved = try scenario("""
+            key: t/c
+            title: C
+            views:
+              - id: form
+                kind: scrollView
+                views:
+                  - {id: only, kind: textField}
+            constraints:
+              - only.top == form.contentLayoutGuide.top + 20
+              - only.leading == form.contentLayoutGuide.leading
+              - only.width == 100
+              - only.height == 44
+              - only.bottom == form.contentLayoutGuide.bottom - 936
+            """).resolve(on: try starterDevice("iphone-se-1st-gen"), orientation: .portrait)
+        // No frame: the form fills the root (320 × 568); its content height 20 + 44 + 936 = 1000.
+        #expect(resolved.screen[try #require(resolved.node("form"))].contentSize.height == 1000)
+    }
+
+    @Test func anchorFramesAndConstraintsMix() throws {
+        let r = try layout("""
+            key: t/c
+            title: C
+            views:
+              - {id: header, kind: view, frame: {in: safeArea, top: 0, height: 100}}
+              - {id: field, kind: textField, frame: {left: 20, right: 20, height: 44}}
+            constraints:
+              - field.top == header.bottom + 10
+            """)
+        // The header keeps its anchor frame (the safe area's top 20, full width); the field keeps its
+        // horizontal anchors and height, and the constraint puts it at 20 + 100 + 10 = 130.
+        #expect(try frames(r, "header").frame == Rect(x: 0, y: 20, width: 320, height: 100))
+        #expect(try frames(r, "field").frame == Rect(x: 20, y: 130, width: 280, height: 44))
+    }
+
+    @Test func anUnsatisfiableRequiredConstraintNamesItsLineAndTheConflict() throws {
+        let s = try scenario("""
+            key: t/c
+            title: C
+            views:
+              - {id: a, kind: view}
+            constraints:
+              - a.top == superview.top + 10
+              - a.leading == superview.leading
+              - a.width == 10
+              - a.height == 10
+              - a.top == superview.top + 20
+            """, file: "c.yaml")
+        let device = try starterDevice("iphone-8")
+        do {
+            _ = try s.resolve(on: device, orientation: .landscape)
+            Issue.record("an unsatisfiable layout resolved")
+        } catch {
+            #expect(error.description == "c.yaml:10:5: constraints[4]: 'a.top == superview.top + 20' cannot be satisfied "
+                    + "on iphone-8 in landscape; it conflicts with constraints[0] (line 6) 'a.top == superview.top + 10'")
+        }
+    }
+
+    @Test func theLayoutCommandPrintsJSON() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = scratch.file("card.yaml")
+        try """
+            key: t/card
+            title: Card
+            views:
+              - {id: card, kind: view}
+            constraints:
+              - card.centerX == superview.centerX
+              - card.centerY == superview.centerY
+              - card.width == 200
+              - card.height == 100
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let database = scratch.file("kb.sqlite")
+        let imported = try kbharness(["import", "--db", database, scenariosDirectory + "/devices.yaml"], in: scratch.url.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let result = try kbharness(["layout", file, "--db", database, "--device", "iphone-8", "--format", "json"], in: scratch.url.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        // 375 × 667: the card is centred at (87.5, 283.5).
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == """
+            {"scenario":"t/card","device":"iphone-8","orientation":"portrait","views":[\
+            {"id":"$root","kind":"view","frame":{"x":0,"y":0,"width":375,"height":667},"window":{"x":0,"y":0,"width":375,"height":667}},\
+            {"id":"card","kind":"view","frame":{"x":87.5,"y":283.5,"width":200,"height":100},"window":{"x":87.5,"y":283.5,"width":200,"height":100}}]}
+            """)
+        let unknown = try kbharness(["layout", "t/none", "--db", database, "--device", "iphone-8"], in: scratch.url.path)
+        #expect(unknown.status == 66)
     }
 }

@@ -82,9 +82,16 @@ struct ConstraintLayout {
 
     mutating func run() throws(ScenarioFileError) -> ConstraintLayoutResult {
         collect(scenario.rootView, id: "$root", parent: nil)
-        let placedByConstraints = Set(scenario.constraints.compactMap { $0.first.item.viewID })
+        // The axes each view's own constraints reach: there its frame keeps only the edges it writes.
+        var constrainedAxes: [String: (horizontal: Bool, vertical: Bool)] = [:]
+        for spec in scenario.constraints {
+            guard case .view(let id) = spec.first.item else { continue }
+            var axes = constrainedAxes[id] ?? (false, false)
+            if spec.first.attribute.isHorizontal { axes.horizontal = true } else { axes.vertical = true }
+            constrainedAxes[id] = axes
+        }
         for position in items.indices {
-            try addFrameConstraints(of: position, placedByConstraints: placedByConstraints)
+            try addFrameConstraints(of: position, constrainedAxes: constrainedAxes[items[position].id])
         }
         for (offset, spec) in scenario.constraints.enumerated() {
             try addUserConstraint(spec, tag: offset + 1)
@@ -146,7 +153,8 @@ struct ConstraintLayout {
 
     /// The root is fixed where the container put it; other views follow their frames unless constraints
     /// place them; scroll views' content sizes follow the scenario, or their content layout guide.
-    mutating func addFrameConstraints(of position: Int, placedByConstraints: Set<String>) throws(ScenarioFileError) {
+    mutating func addFrameConstraints(of position: Int, constrainedAxes: (horizontal: Bool, vertical: Bool)?)
+        throws(ScenarioFileError) {
         let item = items[position]
         let tag = ConstraintLayout.generatedTagBase + position
         if let content = item.content {
@@ -161,7 +169,7 @@ struct ConstraintLayout {
             return
         }
         let given = item.spec.frame.isGiven
-        if !given && placedByConstraints.contains(item.id) { return }
+        if !given && constrainedAxes != nil { return }
         if items[parent].spec.kind == .stackView, let node = node(item.id) {
             // Arranged subviews keep the stack's own arrangement, relative to the stack.
             let frame = laidOut.screen[node].frame, outer = items[parent].box
@@ -175,15 +183,27 @@ struct ConstraintLayout {
         if item.spec.frame.reference == .safeArea { reference = reference.inset(guides(of: parent).safe) }
         let frame = item.spec.frame
         try addAxis(position: item.box.x, length: item.box.width, start: frame.left, end: frame.right,
-                    size: frame.width, center: frame.centerX, origin: reference.x, extent: reference.width, tag: tag)
+                    size: frame.width, center: frame.centerX, origin: reference.x, extent: reference.width,
+                    writtenOnly: constrainedAxes?.horizontal ?? false, tag: tag)
         try addAxis(position: item.box.y, length: item.box.height, start: frame.top, end: frame.bottom,
-                    size: frame.height, center: frame.centerY, origin: reference.y, extent: reference.height, tag: tag)
+                    size: frame.height, center: frame.centerY, origin: reference.y, extent: reference.height,
+                    writtenOnly: constrainedAxes?.vertical ?? false, tag: tag)
     }
 
     /// One axis of an anchor frame as constraints, case by case as `FrameSpec.axis` resolves it.
+    ///
+    /// With `writtenOnly` (the view's own constraints reach this axis) only the written edges count, so
+    /// that `frame: {left: 20, right: 20, height: 44}` and `field.top == header.bottom + 10` work together.
     mutating func addAxis(position: LinearExpression, length: LinearExpression, start: Double?, end: Double?,
                           size: Double?, center: Double?, origin: LinearExpression, extent: LinearExpression,
-                          tag: Int) throws(ScenarioFileError) {
+                          writtenOnly: Bool, tag: Int) throws(ScenarioFileError) {
+        if writtenOnly {
+            if let start { try add(position, .equal, origin + start, tag: tag) }
+            if let end { try add(position + length, .equal, origin + extent - end, tag: tag) }
+            if let size { try add(length, .equal, LinearExpression(constant: size), tag: tag) }
+            if let center { try add(position + length * 0.5, .equal, origin + extent * 0.5 + center, tag: tag) }
+            return
+        }
         if let center, let size {
             try add(position + length * 0.5, .equal, origin + extent * 0.5 + center, tag: tag)
             try add(length, .equal, LinearExpression(constant: size), tag: tag)
@@ -248,7 +268,7 @@ struct ConstraintLayout {
                                     message: "'\(spec.first.item)' is not a view that Auto Layout places here "
                                         + "(views in table or collection cells keep their frames)")
         }
-        let lhs = items[first].box.value(spec.first.attribute)
+        let lhs = try box(of: spec.first.item, firstItem: first, spec: spec, tag: tag).value(spec.first.attribute)
         var rhs = LinearExpression(constant: spec.constant)
         if let second = spec.second {
             let box = try box(of: second.item, firstItem: first, spec: spec, tag: tag)

@@ -105,7 +105,7 @@ public enum LayoutRelation: String, CaseIterable, Sendable {
 
 /// One constraint of a scenario: `first RELATION second × multiplier + constant @priority`.
 public struct LayoutConstraintSpec: Hashable, Sendable {
-    /// The constrained anchor; its item is a view.
+    /// The constrained anchor; its item is a view or a scroll view's layout guide.
     public var first: LayoutAnchor
     /// The relation.
     public var relation: LayoutRelation
@@ -172,8 +172,8 @@ public enum LayoutConstraintParser {
             throw Failure(message: "expected 'item.attribute RELATION item.attribute [* m] [+ c]' or 'item.width == 44'")
         }
         let first = try anchor(tokens[0])
-        guard case .view = first.item else {
-            throw Failure(message: "the first item must be a view, not '\(first.item)'")
+        guard first.item.viewID != nil else {
+            throw Failure(message: "the first item must be a view or a scroll view's layout guide, not '\(first.item)'")
         }
         guard let relation = LayoutRelation(rawValue: tokens[1]) else {
             throw Failure(message: "expected ==, <= or >= after '\(tokens[0])', found '\(tokens[1])'")
