@@ -70,6 +70,13 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
                            "c.yaml:7:5: constraints[1]: no view 'safeAera'; did you mean 'safeArea'?"])
     }
 
+    @Test func aScenarioHasAtMostTwoThousandConstraints() {
+        let lines = (0...2000).map { "  - a.height == \($0 + 1)" }.joined(separator: "\n")
+        let errors = decodingErrors("key: t/c\ntitle: C\nviews:\n  - {id: a, kind: view}\nconstraints:\n" + lines + "\n",
+                                    file: "c.yaml").map(\.description)
+        #expect(errors == ["c.yaml:5:1: constraints: 2001 constraints; a scenario may have at most 2000"])
+    }
+
     // MARK: - Solving
 
     @Test func siblingsEqualSizesMultipliersAndCentres() throws {

@@ -87,6 +87,10 @@ struct ScenarioDecoder {
     /// The most table rows plus collection items a scenario may declare.
     static let maximumItems = 20_000
 
+    /// The most constraints a scenario may declare: five times a dense 100-view screen's, so that a
+    /// layout (solved per device and orientation) stays in milliseconds.
+    static let maximumConstraints = 2_000
+
     /// The tallest `inputAccessoryView` a scenario may declare, in points: taller than any device screen.
     static let maximumAccessoryHeight = 1000.0
 
@@ -233,7 +237,13 @@ struct ScenarioDecoder {
     /// `constraints:`: Auto Layout constraints in their text form, their view ids checked against the views.
     private mutating func decodeConstraints(_ fields: Fields) -> [LayoutConstraintSpec] {
         var constraints: [LayoutConstraintSpec] = []
-        for item in reader.items(fields, "constraints") ?? [] {
+        let items = reader.items(fields, "constraints") ?? []
+        if items.count > ScenarioDecoder.maximumConstraints {
+            reader.fail(at: fields.location(of: "constraints"), "constraints",
+                        "\(items.count) constraints; a scenario may have at most \(ScenarioDecoder.maximumConstraints)")
+            return []
+        }
+        for item in items {
             guard let text = reader.string(item.node, at: item.path) else { continue }
             let location = reader.location(of: item.node)
             let spec: LayoutConstraintSpec
