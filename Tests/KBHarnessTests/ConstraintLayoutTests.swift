@@ -285,4 +285,68 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         let unknown = try kbharness(["layout", "t/none", "--db", database, "--device", "iphone-8"], in: scratch.url.path)
         #expect(unknown.status == 66)
     }
+
+    // MARK: - Stack views
+
+    /// A 320 × 300 stack at y 100 on the SE, with `arrangement` and `children` (YAML lines).
+    private func stack(_ arrangement: String, _ children: [String]) throws -> LayoutReport {
+        try layout("""
+            key: t/s
+            title: S
+            views:
+              - {id: stack, kind: stackView, \(arrangement.dropFirst().dropLast()), views: [\(children.joined(separator: ", "))]}
+            constraints:
+              - stack.top == superview.top + 100
+              - stack.leading == superview.leading
+              - stack.trailing == superview.trailing
+              - stack.height == 300
+            """)
+    }
+
+    @Test func stackDistributionsShareTheLength() throws {
+        // fillEqually, horizontal, spacing 10: (320 − 20) / 3 = 100 each, at x 0, 110, 220.
+        let equal = try stack("{axis: horizontal, spacing: 10, distribution: fillEqually}",
+                              ["{id: a, kind: view, frame: {width: 10}}", "{id: b, kind: view, frame: {width: 50}}",
+                               "{id: c, kind: view, frame: {width: 10}}"])
+        #expect(try [frames(equal, "a").frame, frames(equal, "b").frame, frames(equal, "c").frame]
+                == [Rect(x: 0, y: 0, width: 100, height: 300), Rect(x: 110, y: 0, width: 100, height: 300),
+                    Rect(x: 220, y: 0, width: 100, height: 300)])
+        // fillProportionally, widths 10 : 20 : 10 of 320: 80, 160, 80.
+        let proportional = try stack("{axis: horizontal, distribution: fillProportionally}",
+                                     ["{id: a, kind: view, frame: {width: 10}}", "{id: b, kind: view, frame: {width: 20}}",
+                                      "{id: c, kind: view, frame: {width: 10}}"])
+        #expect(try frames(proportional, "b").frame == Rect(x: 80, y: 0, width: 160, height: 300))
+        // equalSpacing, vertical, three 50-pt views in 300: gaps (300 − 150) / 2 = 75: y 0, 125, 250.
+        let spaced = try stack("{axis: vertical, distribution: equalSpacing}",
+                               ["{id: a, kind: view, frame: {height: 50}}", "{id: b, kind: view, frame: {height: 50}}",
+                                "{id: c, kind: view, frame: {height: 50}}"])
+        #expect(try [frames(spaced, "a").frame.minY, frames(spaced, "b").frame.minY, frames(spaced, "c").frame.minY]
+                == [0, 125, 250])
+        // equalCentering, heights 20, 60, 20 in 300: centres 10, 150, 290, so b spans 120...180.
+        let centred = try stack("{axis: vertical, distribution: equalCentering}",
+                                ["{id: a, kind: view, frame: {height: 20}}", "{id: b, kind: view, frame: {height: 60}}",
+                                 "{id: c, kind: view, frame: {height: 20}}"])
+        #expect(try frames(centred, "b").frame == Rect(x: 0, y: 120, width: 320, height: 60))
+    }
+
+    @Test func stackAlignmentHiddenViewsAndMargins() throws {
+        // Vertical, aligned centre and trailing: a 100-wide view at x (320 − 100) / 2 = 110, another at 220.
+        let aligned = try stack("{axis: vertical, spacing: 10, alignment: center}",
+                                ["{id: a, kind: view, frame: {height: 50, width: 100}}",
+                                 "{id: b, kind: view, frame: {height: 240, width: 200}}"])
+        #expect(try frames(aligned, "a").frame == Rect(x: 110, y: 0, width: 100, height: 50))
+        #expect(try frames(aligned, "b").frame == Rect(x: 60, y: 60, width: 200, height: 240))
+        let trailing = try stack("{axis: vertical, alignment: trailing}",
+                                 ["{id: a, kind: view, frame: {height: 300, width: 100}}"])
+        #expect(try frames(trailing, "a").frame == Rect(x: 220, y: 0, width: 100, height: 300))
+        // A hidden arranged view takes no room: 50 + 10 + 240 = 300 with the middle one hidden.
+        let hidden = try stack("{axis: vertical, spacing: 10}",
+                               ["{id: a, kind: view, frame: {height: 50}}", "{id: b, kind: view, hidden: true, frame: {height: 80}}",
+                                "{id: c, kind: view, frame: {height: 240}}"])
+        #expect(try frames(hidden, "c").frame == Rect(x: 0, y: 60, width: 320, height: 240))
+        #expect(try frames(hidden, "b").frame.height == 0)
+        // Margins-relative: inside the stack's 8-pt layout margins, 304 wide from x 8, 284 tall from y 8.
+        let inset = try stack("{axis: vertical, layoutMarginsRelative: true}", ["{id: a, kind: view, frame: {height: 284}}"])
+        #expect(try frames(inset, "a").frame == Rect(x: 8, y: 8, width: 304, height: 284))
+    }
 }

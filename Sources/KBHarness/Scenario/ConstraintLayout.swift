@@ -11,6 +11,17 @@ struct ConstraintLayoutResult: Sendable {
     var contentSizes: [String: Size] = [:]
     /// `view.bottom == keyboardGuide.top − spacing`: the spacing by view id, for the guide strategy.
     var keyboardGuidePins: [String: Double] = [:]
+    /// The safe-area insets the solve read, by view id: if the layout it produced gives a view other
+    /// insets (it moved in or out of a bar's band), the solve must run again on that layout.
+    var safeAreasRead: [String: EdgeInsets] = [:]
+
+    /// Whether `screen` gives every view the safe-area insets this solve read.
+    func agrees(with screen: ResolvedScreen) -> Bool {
+        safeAreasRead.allSatisfy { id, insets in
+            let node = id == "$root" ? screen.contentRoot : screen.screen.node(named: id)
+            return node.map { screen.screen[$0].safeAreaInsets == insets } ?? true
+        }
+    }
 }
 
 /// Solves a scenario's anchor frames and constraints together, as Auto Layout would, in one coordinate space:
@@ -68,6 +79,8 @@ struct ConstraintLayout {
     var solver = Solver()
     var items: [Item] = []
     var index: [String: Int] = [:]
+    /// Safe-area insets read so far, by view id.
+    var safeAreasRead: [String: EdgeInsets] = [:]
 
     /// Tags of generated (frame) constraints start here; user constraints are tagged 1…n.
     static let generatedTagBase = 1_000_000
@@ -92,6 +105,9 @@ struct ConstraintLayout {
         }
         for position in items.indices {
             try addFrameConstraints(of: position, constrainedAxes: constrainedAxes[items[position].id])
+        }
+        for position in items.indices where items[position].spec.kind == .stackView {
+            try addStackConstraints(of: position)
         }
         for (offset, spec) in scenario.constraints.enumerated() {
             try addUserConstraint(spec, tag: offset + 1)
@@ -130,9 +146,10 @@ struct ConstraintLayout {
     }
 
     /// A view's safe-area insets and layout margins from the first layout.
-    func guides(of position: Int) -> (safe: EdgeInsets, margins: EdgeInsets) {
+    mutating func guides(of position: Int) -> (safe: EdgeInsets, margins: EdgeInsets) {
         guard let id = node(items[position].id) else { return (.zero, .zero) }
         let node = laidOut.screen[id]
+        safeAreasRead[items[position].id] = node.safeAreaInsets
         if position == 0 { return (node.safeAreaInsets, node.layoutMargins) }
         let safe = node.safeAreaInsets
         // UIKit's default margins of a subview: 8 pt, moved inside the safe area.
@@ -170,15 +187,8 @@ struct ConstraintLayout {
         }
         let given = item.spec.frame.isGiven
         if !given && constrainedAxes != nil { return }
-        if items[parent].spec.kind == .stackView, let node = node(item.id) {
-            // Arranged subviews keep the stack's own arrangement, relative to the stack.
-            let frame = laidOut.screen[node].frame, outer = items[parent].box
-            try add(item.box.x, .equal, outer.x + frame.minX, tag: tag)
-            try add(item.box.y, .equal, outer.y + frame.minY, tag: tag)
-            try add(item.box.width, .equal, LinearExpression(constant: frame.width), tag: tag)
-            try add(item.box.height, .equal, LinearExpression(constant: frame.height), tag: tag)
-            return
-        }
+        // Arranged subviews are placed by their stack (`addStackConstraints`).
+        if items[parent].spec.kind == .stackView { return }
         var reference = contentBox(of: parent)
         if item.spec.frame.reference == .safeArea { reference = reference.inset(guides(of: parent).safe) }
         let frame = item.spec.frame
@@ -234,6 +244,117 @@ struct ConstraintLayout {
         }
     }
 
+    /// A stack view's arrangement as the constraints `UIStackView` generates: arranged views edge to edge
+    /// along the axis with the spacing and distribution, across it by the alignment; hidden ones take no
+    /// room. The lengths a scenario gives them weigh as their own sizes (priority 999), so a `fill` stack
+    /// stretches one when they do not add up to its length, as UIKit's does.
+    mutating func addStackConstraints(of position: Int) throws(ScenarioFileError) {
+        guard let stack = items[position].spec.stack else { return }
+        let vertical = stack.axis == .vertical
+        var box = items[position].box
+        if stack.isLayoutMarginsRelative { box = box.inset(guides(of: position).margins) }
+        let main = (start: vertical ? box.y : box.x, length: vertical ? box.height : box.width)
+        let cross = (start: vertical ? box.x : box.y, length: vertical ? box.width : box.height)
+        func along(_ b: Box) -> (start: LinearExpression, length: LinearExpression) {
+            vertical ? (b.y, b.height) : (b.x, b.width)
+        }
+        func across(_ b: Box) -> (start: LinearExpression, length: LinearExpression) {
+            vertical ? (b.x, b.width) : (b.y, b.height)
+        }
+        let children = items.indices.filter { items[$0].parent == position }
+        let visible = children.filter { !items[$0].spec.isHidden }
+        let frames = items.map(\.spec.frame)
+        func ownLength(_ child: Int) -> Double? { vertical ? frames[child].height : frames[child].width }
+        func ownCross(_ child: Int) -> Double? { vertical ? frames[child].width : frames[child].height }
+        for child in children where items[child].spec.isHidden {
+            // UIKit takes hidden arranged views out of the arrangement: no room along the axis.
+            let tag = ConstraintLayout.generatedTagBase + child
+            try add(along(items[child].box).start, .equal, main.start, tag: tag)
+            try add(along(items[child].box).length, .equal, LinearExpression(), tag: tag)
+            try add(across(items[child].box).start, .equal, cross.start, tag: tag)
+            try add(across(items[child].box).length, .equal, cross.length, tag: tag)
+        }
+        guard let first = visible.first, let last = visible.last else { return }
+        let firstAlong = along(items[first].box)
+        try add(firstAlong.start, .equal, main.start, tag: ConstraintLayout.generatedTagBase + first)
+        let lastAlong = along(items[last].box)
+        try add(lastAlong.start + lastAlong.length, .equal, main.start + main.length,
+                tag: ConstraintLayout.generatedTagBase + last)
+        for (index, child) in visible.enumerated() {
+            let tag = ConstraintLayout.generatedTagBase + child
+            let mine = along(items[child].box)
+            try addStackLength(mine.length, own: ownLength(child), first: firstAlong.length,
+                               firstOwn: ownLength(first), distribution: stack.distribution, tag: tag)
+            try addStackAlignment(across(items[child].box), own: ownCross(child), stack: cross,
+                                  alignment: stack.alignment, tag: tag)
+            guard index > 0 else { continue }
+            let previous = along(items[visible[index - 1]].box)
+            let gap = mine.start - (previous.start + previous.length)
+            switch stack.distribution {
+            case .fill, .fillEqually, .fillProportionally:
+                try add(gap, .equal, LinearExpression(constant: stack.spacing), tag: tag)
+            case .equalSpacing:
+                try add(gap, .greaterThanOrEqual, LinearExpression(constant: stack.spacing), tag: tag)
+                let second = along(items[visible[1]].box)
+                if index > 1 { try add(gap, .equal, second.start - (firstAlong.start + firstAlong.length), tag: tag) }
+            case .equalCentering:
+                try add(gap, .greaterThanOrEqual, LinearExpression(constant: stack.spacing), tag: tag)
+                let centre = mine.start + mine.length * 0.5, before = previous.start + previous.length * 0.5
+                let second = along(items[visible[1]].box)
+                if index > 1 {
+                    try add(centre - before, .equal,
+                            second.start + second.length * 0.5 - (firstAlong.start + firstAlong.length * 0.5), tag: tag)
+                }
+            }
+        }
+    }
+
+    /// An arranged view's length along the stack's axis, by the distribution.
+    mutating func addStackLength(_ length: LinearExpression, own: Double?, first: LinearExpression, firstOwn: Double?,
+                                 distribution: StackDistribution, tag: Int) throws(ScenarioFileError) {
+        switch distribution {
+        case .fillEqually:
+            try add(length, .equal, first, tag: tag)
+        case .fillProportionally:
+            if let own, let firstOwn, own > 0, firstOwn > 0 {
+                try add(length * firstOwn, .equal, first * own, tag: tag)
+            } else {
+                try add(length, .equal, first, tag: tag)
+            }
+        case .fill, .equalSpacing, .equalCentering:
+            if let own {
+                try add(length, .equal, LinearExpression(constant: own), strength: ConstraintLayout.strength(priority: 999),
+                        tag: tag)
+            }
+        }
+    }
+
+    /// An arranged view across the stack's axis, by the alignment (baselines: views without text lines
+    /// have them at their bottoms).
+    mutating func addStackAlignment(_ view: (start: LinearExpression, length: LinearExpression), own: Double?,
+                                    stack: (start: LinearExpression, length: LinearExpression),
+                                    alignment: StackAlignment, tag: Int) throws(ScenarioFileError) {
+        guard alignment != .fill else {
+            try add(view.start, .equal, stack.start, tag: tag)
+            try add(view.length, .equal, stack.length, tag: tag)
+            return
+        }
+        if let own {
+            try add(view.length, .equal, LinearExpression(constant: own), tag: tag)
+        } else {
+            try add(view.length, .equal, stack.length, strength: .weak, tag: tag)
+        }
+        try add(view.length, .lessThanOrEqual, stack.length, tag: tag)
+        switch alignment {
+        case .leading, .top:
+            try add(view.start, .equal, stack.start, tag: tag)
+        case .center:
+            try add(view.start + view.length * 0.5, .equal, stack.start + stack.length * 0.5, tag: tag)
+        case .trailing, .bottom, .firstBaseline, .lastBaseline, .fill:
+            try add(view.start + view.length, .equal, stack.start + stack.length, tag: tag)
+        }
+    }
+
     /// A scroll view's content size: as the scenario or its rows give it; from its content layout guide's
     /// constraints when something constrains that guide (its frame size only as a weak fallback).
     mutating func addContentSizeConstraints(_ position: Int, _ content: (width: Variable, height: Variable),
@@ -283,10 +404,9 @@ struct ConstraintLayout {
     }
 
     /// The rectangle a constraint's second item stands for.
-    func box(of item: LayoutItem, firstItem: Int, spec: LayoutConstraintSpec, tag: Int) throws(ScenarioFileError) -> Box {
-        let superview = items[firstItem].parent
+    mutating func box(of item: LayoutItem, firstItem: Int, spec: LayoutConstraintSpec, tag: Int) throws(ScenarioFileError) -> Box {
         func needSuperview() throws(ScenarioFileError) -> Int {
-            guard let superview else {
+            guard let superview = items[firstItem].parent else {
                 throw ScenarioFileError(at: spec.location, field: "constraints[\(tag - 1)]",
                                         message: "the root view has no \(item) here")
             }
@@ -394,6 +514,7 @@ struct ConstraintLayout {
             && spec.second == LayoutAnchor(.keyboardGuide, .top) && spec.multiplier == 1 {
             if let id = spec.first.item.viewID { result.keyboardGuidePins[id] = -spec.constant }
         }
+        result.safeAreasRead = safeAreasRead
         return result
     }
 }

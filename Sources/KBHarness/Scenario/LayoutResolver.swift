@@ -34,12 +34,19 @@ extension Scenario {
     public func resolve(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
         var resolver = LayoutResolver(scenario: self, device: device, orientation: orientation)
         let laidOut = try resolver.run()
-        guard !constraints.isEmpty else { return laidOut }
+        guard usesAutoLayout else { return laidOut }
         // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay
         // the screen out again with the frames it decided.
-        let solved = try ConstraintLayout.solve(self, laidOut: laidOut, scale: device.scale)
-        var final = LayoutResolver(scenario: self, device: device, orientation: orientation, overrides: solved)
-        return try final.run()
+        var current = laidOut
+        // The guides' insets come from a layout; when the solved layout moves a view into or out of a bar's
+        // band, solve again on it (twice at most: a view rarely crosses a band again).
+        for _ in 0..<3 {
+            let solved = try ConstraintLayout.solve(self, laidOut: current, scale: device.scale)
+            var next = LayoutResolver(scenario: self, device: device, orientation: orientation, overrides: solved)
+            current = try next.run()
+            if solved.agrees(with: current) { break }
+        }
+        return current
     }
 }
 

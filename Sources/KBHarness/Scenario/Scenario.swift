@@ -431,12 +431,58 @@ public enum StackAxis: String, CaseIterable, Sendable, Codable {
     case horizontal
 }
 
+/// `UIStackView.Distribution`: how arranged views share the stack's length.
+public enum StackDistribution: String, CaseIterable, Sendable, Codable {
+    /// Their own lengths, the stack's edges reached (UIKit's default).
+    case fill
+    /// Equal lengths.
+    case fillEqually
+    /// Lengths in proportion to their own.
+    case fillProportionally
+    /// Their own lengths, the gaps between them equal (at least `spacing`).
+    case equalSpacing
+    /// Their own lengths, their centres equally spaced (at least `spacing` apart at the edges).
+    case equalCentering
+}
+
+/// `UIStackView.Alignment`: where arranged views sit across the stack's axis.
+public enum StackAlignment: String, CaseIterable, Sendable, Codable {
+    /// Across the whole stack (UIKit's default).
+    case fill
+    /// At the leading edge (vertical stacks).
+    case leading
+    /// At the top (horizontal stacks).
+    case top
+    /// Centred.
+    case center
+    /// At the trailing edge (vertical stacks).
+    case trailing
+    /// At the bottom (horizontal stacks).
+    case bottom
+    /// First baselines aligned (horizontal stacks; views without text lines: their bottoms).
+    case firstBaseline
+    /// Last baselines aligned (horizontal stacks; views without text lines: their bottoms).
+    case lastBaseline
+}
+
 /// Stack-view arrangement.
 public struct StackSpec: Hashable, Sendable {
     /// Main axis.
     public var axis = StackAxis.vertical
     /// Space between visible arranged children.
     public var spacing = 0.0
+    /// `distribution`.
+    public var distribution = StackDistribution.fill
+    /// `alignment`.
+    public var alignment = StackAlignment.fill
+    /// `isLayoutMarginsRelativeArrangement`: arranged views keep inside the stack's layout margins.
+    public var isLayoutMarginsRelative = false
+
+    /// Whether anything asks for more than the simple arrangement (lengths stacked from the start, the
+    /// cross axis filled): then Auto Layout arranges the stack.
+    public var needsAutoLayout: Bool {
+        distribution != .fill || alignment != .fill || isLayoutMarginsRelative
+    }
 
     /// Creates an arrangement.
     public init(axis: StackAxis = .vertical, spacing: Double = 0) {
@@ -830,6 +876,16 @@ public struct Scenario: Equatable, Sendable {
     public var knownIssues: [KnownIssue] = []
     /// Auto Layout constraints, solved per device and orientation with the anchor frames.
     public var constraints: [LayoutConstraintSpec] = []
+
+    /// Whether Auto Layout lays the scenario out: it has constraints, or a stack view whose distribution,
+    /// alignment or margins ask for more than the simple arrangement.
+    public var usesAutoLayout: Bool {
+        if !constraints.isEmpty { return true }
+        func needs(_ view: ViewSpec) -> Bool {
+            (view.stack?.needsAutoLayout ?? false) || view.children.contains(where: needs)
+        }
+        return needs(rootView)
+    }
     /// The file and the line of the top-level mapping.
     public var source: SourceLocation
     /// Canonical JSON of the normalised definition (defaults filled in, no source positions).

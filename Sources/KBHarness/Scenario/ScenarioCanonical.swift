@@ -116,6 +116,10 @@ extension ViewSpec {
         if let stack {
             object["axis"] = .string(stack.axis.rawValue)
             object["spacing"] = .number(stack.spacing)
+            // Written only when not UIKit's default, so existing stacks keep their scenario's hash.
+            if stack.distribution != .fill { object["distribution"] = .string(stack.distribution.rawValue) }
+            if stack.alignment != .fill { object["alignment"] = .string(stack.alignment.rawValue) }
+            if stack.isLayoutMarginsRelative { object["layoutMarginsRelative"] = .bool(true) }
         }
         if let table {
             object["sections"] = .array(table.sections.map {

@@ -14,7 +14,7 @@ enum ViewFields {
     static let searchBar = ["navigationItemSearch"]
     static let table = ["style", "sections", "rows", "tableHeader", "tableFooter", "cells"]
     static let collection = ["layout", "cells"]
-    static let stack = ["axis", "spacing"]
+    static let stack = ["axis", "spacing", "distribution", "alignment", "layoutMarginsRelative"]
 
     /// The kind-specific fields of `kind` (common fields excluded).
     static func specific(to kind: ViewKind) -> [String] {
@@ -471,6 +471,9 @@ struct ScenarioDecoder {
             var stack = StackSpec()
             stack.axis = reader.choice(fields, "axis", StackAxis.self) ?? .vertical
             stack.spacing = reader.number(fields, "spacing", .nonNegative) ?? 0
+            stack.distribution = reader.choice(fields, "distribution", StackDistribution.self) ?? .fill
+            stack.alignment = reader.choice(fields, "alignment", StackAlignment.self) ?? .fill
+            stack.isLayoutMarginsRelative = reader.bool(fields, "layoutMarginsRelative") ?? false
             view.stack = stack
         }
         if kind == .tableView { view.table = decodeTable(fields, hiddenAncestor: hiddenAncestor) }
@@ -493,11 +496,13 @@ struct ScenarioDecoder {
         frame.isGiven = view.has("frame")
         if let stackAxis {
             let length = stackAxis == .vertical ? "height" : "width"
+            let cross = stackAxis == .vertical ? "width" : "height"
             var elsewhere: [String: String] = [:]
-            for edge in edges where edge != length {
-                elsewhere[edge] = "a \(stackAxis.rawValue) stack view places its children; give only '\(length)'"
+            for edge in edges where edge != length && edge != cross {
+                elsewhere[edge] = "a \(stackAxis.rawValue) stack view places its children; give only '\(length)' "
+                    + "(and '\(cross)' when the stack's alignment is not fill)"
             }
-            guard let fields = reader.open(view, "frame", allowed: [length], elsewhere: elsewhere) else {
+            guard let fields = reader.open(view, "frame", allowed: [length, cross], elsewhere: elsewhere) else {
                 if !view.has("frame") {
                     reader.fail(at: view.location, view.path("frame.\(length)"),
                                 "a child of a \(stackAxis.rawValue) stack view needs 'frame: {\(length): …}'")
@@ -506,7 +511,14 @@ struct ScenarioDecoder {
             }
             frame.location = fields.location
             let value = reader.number(fields, length, .nonNegative, required: true)
-            if stackAxis == .vertical { frame.height = value } else { frame.width = value }
+            let crossValue = reader.number(fields, cross, .nonNegative)
+            if stackAxis == .vertical {
+                frame.height = value
+                frame.width = crossValue
+            } else {
+                frame.width = value
+                frame.height = crossValue
+            }
             return frame
         }
         guard let fields = reader.open(view, "frame", allowed: edges) else { return frame }
