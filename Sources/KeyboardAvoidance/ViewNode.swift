@@ -41,6 +41,18 @@ public enum ViewKind: String, CaseIterable, Sendable, Codable {
     case deepResponderContainer
     /// A SwiftUI `UIHostingView`.
     case hostingView
+    /// `UILabel`.
+    case label
+    /// `UIButton`.
+    case button
+    /// `UISwitch`.
+    case `switch`
+    /// `UISlider`.
+    case slider
+    /// `UISegmentedControl`.
+    case segmentedControl
+    /// `UIImageView`.
+    case imageView
 
     /// Whether the view is a `UIScrollView` (text views, tables and collections included).
     @inlinable public var isScrollView: Bool {

@@ -349,4 +349,50 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         let inset = try stack("{axis: vertical, layoutMarginsRelative: true}", ["{id: a, kind: view, frame: {height: 284}}"])
         #expect(try frames(inset, "a").frame == Rect(x: 8, y: 8, width: 304, height: 284))
     }
+
+    // MARK: - Intrinsic sizes
+
+    static let controls = """
+        key: t/i
+        title: Controls
+        views:
+          - {id: title, kind: label, text: Email address, lines: 2}
+          - {id: toggle, kind: switch}
+          - {id: name, kind: label, text: Name}
+          - {id: value, kind: label, text: Value, hugging: {horizontal: 250}}
+          - {id: period, kind: segmentedControl, segments: [Day, Week, Month], fontSize: 13}
+          - {id: photo, kind: imageView, imageSize: {width: 64, height: 48}}
+        constraints:
+          - title.top == safeArea.top + 10
+          - title.leading == superview.leading + 16
+          - toggle.trailing == superview.trailing - 16
+          - toggle.centerY == title.centerY
+          - name.top == title.bottom + 20
+          - name.leading == superview.leading + 16
+          - value.leading == name.trailing + 8
+          - value.trailing == superview.trailing - 16
+          - value.top == name.top
+          - period.top == name.bottom + 20
+          - period.leading == name.leading
+          - photo.top == period.bottom + 20
+          - photo.leading == name.leading
+        """
+
+    @Test func controlsTakeTheirIntrinsicSizesAndHuggingDecidesWhoStretches() throws {
+        let r = try layout(ConstraintLayoutTests.controls)
+        // A label: 13 characters × 17 × 0.5 = 110.5 → 111 wide; a line 17 × 1.1934 = 20.3 → 21, two lines 42.
+        #expect(try frames(r, "title").frame == Rect(x: 16, y: 30, width: 111, height: 42))
+        // A switch is 51 × 31, its centre on the label's (51): x 320 − 16 − 51 = 253, y 51 − 15.5 = 35.5.
+        #expect(try frames(r, "toggle").frame == Rect(x: 253, y: 35.5, width: 51, height: 31))
+        // Name (34 wide) and Value (43) share 288 − 8: Value hugs less (250 < 251), so it stretches to 246.
+        #expect(try frames(r, "name").frame == Rect(x: 16, y: 92, width: 34, height: 21))
+        #expect(try frames(r, "value").frame == Rect(x: 58, y: 92, width: 246, height: 21))
+        // Segments at 13 pt: Day 20 + 16, Week 26 + 16, Month 33 + 16 = 127 wide, 32 tall.
+        #expect(try frames(r, "period").frame == Rect(x: 16, y: 133, width: 127, height: 32))
+        // An image view is its image's size.
+        #expect(try frames(r, "photo").frame == Rect(x: 16, y: 185, width: 64, height: 48))
+        // The canonical form reads back to the same controls.
+        let s = try scenario(ConstraintLayoutTests.controls)
+        #expect(try Scenario.parse(s.canonicalJSON, file: "canonical").canonicalJSON == s.canonicalJSON)
+    }
 }

@@ -109,6 +109,9 @@ struct ConstraintLayout {
         for position in items.indices where items[position].spec.kind == .stackView {
             try addStackConstraints(of: position)
         }
+        for position in items.indices where items[position].spec.intrinsic != nil {
+            try addIntrinsicSizeConstraints(of: position)
+        }
         for (offset, spec) in scenario.constraints.enumerated() {
             try addUserConstraint(spec, tag: offset + 1)
         }
@@ -241,6 +244,28 @@ struct ConstraintLayout {
         case (nil, nil, nil):
             try add(position, .equal, origin, tag: tag)
             try add(length, .equal, extent, tag: tag)
+        }
+    }
+
+    /// A control's intrinsic content size as UIKit's two soft constraints per axis: no larger than it at the
+    /// content-hugging priority, no smaller at the compression-resistance priority. An axis whose length the
+    /// frame writes keeps it.
+    mutating func addIntrinsicSizeConstraints(of position: Int) throws(ScenarioFileError) {
+        let item = items[position]
+        guard let intrinsic = item.spec.intrinsic else { return }
+        let size = intrinsic.size(for: item.spec.kind)
+        let tag = ConstraintLayout.generatedTagBase + position
+        let axes: [(length: LinearExpression, own: Double?, written: Double?, hugging: Double, resistance: Double)] = [
+            (item.box.width, size.width, item.spec.frame.width, intrinsic.hugging.horizontal,
+             intrinsic.compressionResistance.horizontal),
+            (item.box.height, size.height, item.spec.frame.height, intrinsic.hugging.vertical,
+             intrinsic.compressionResistance.vertical)]
+        for axis in axes {
+            guard let own = axis.own, axis.written == nil else { continue }
+            try add(axis.length, .lessThanOrEqual, LinearExpression(constant: own),
+                    strength: ConstraintLayout.strength(priority: axis.hugging), tag: tag)
+            try add(axis.length, .greaterThanOrEqual, LinearExpression(constant: own),
+                    strength: ConstraintLayout.strength(priority: axis.resistance), tag: tag)
         }
     }
 

@@ -257,6 +257,65 @@ public struct InputSpec: Hashable, Sendable {
     public init() {}
 }
 
+/// What gives a control its intrinsic content size, and how hard it holds to it (content hugging and
+/// compression resistance), for views Auto Layout places.
+public struct IntrinsicSpec: Hashable, Sendable {
+    /// A label's text, a button's title, a text field's placeholder.
+    public var text = ""
+    /// A label's line count (0: as many as the text needs, taken as one).
+    public var lines = 1
+    /// The font size, in points.
+    public var fontSize = 17.0
+    /// A segmented control's segment titles.
+    public var segments: [String] = []
+    /// An explicit intrinsic size (an image's size; any control's measured size), overriding the rules.
+    public var size: Size?
+    /// Content-hugging priority (horizontal, vertical): 250, or 251 for labels as Interface Builder sets it.
+    public var hugging: (horizontal: Double, vertical: Double) = (250, 250)
+    /// Compression-resistance priority (horizontal, vertical): 750.
+    public var compressionResistance: (horizontal: Double, vertical: Double) = (750, 750)
+
+    /// UIKit's defaults for `kind`.
+    public init(kind: ViewKind) {
+        if kind == .label { hugging = (251, 251) }
+    }
+
+    /// Equality over every field (tuples prevent synthesis).
+    public static func == (lhs: IntrinsicSpec, rhs: IntrinsicSpec) -> Bool {
+        lhs.text == rhs.text && lhs.lines == rhs.lines && lhs.fontSize == rhs.fontSize && lhs.segments == rhs.segments
+            && lhs.size == rhs.size && lhs.hugging == rhs.hugging && lhs.compressionResistance == rhs.compressionResistance
+    }
+
+    /// Hashes every field.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text); hasher.combine(lines); hasher.combine(fontSize); hasher.combine(segments)
+        hasher.combine(size); hasher.combine(hugging.horizontal); hasher.combine(hugging.vertical)
+        hasher.combine(compressionResistance.horizontal); hasher.combine(compressionResistance.vertical)
+    }
+
+    /// The intrinsic size of a `kind` with this content: nil on an axis that has none.
+    ///
+    /// Estimates, with the text measured as 0.5 em a character (SF Pro's average advance) and a line as
+    /// 1.1934 × the font size (`UIFont.systemFont(ofSize:).lineHeight`): a label is its text by its lines;
+    /// a system button its title plus 0 by a line + 14 (34 at 17 pt); a rounded-rect text field 34 tall
+    /// (its width follows its constraints); a switch 51 × 31; a slider 31 tall; a segmented control 32 tall
+    /// and 16 pt of padding a segment; an image view its image's size.
+    public func size(for kind: ViewKind) -> (width: Double?, height: Double?) {
+        if let size { return (size.width, size.height) }
+        let line = (fontSize * 1.1934).rounded(.up)
+        func textWidth(_ text: String) -> Double { (Double(text.count) * fontSize * 0.5).rounded(.up) }
+        switch kind {
+        case .label: return (textWidth(text), line * Double(max(lines, 1)))
+        case .button: return (textWidth(text), line + 14)
+        case .textField: return (nil, 34)
+        case .switch: return (51, 31)
+        case .slider: return (nil, 31)
+        case .segmentedControl: return (segments.reduce(0) { $0 + textWidth($1) + 16 }, 32)
+        default: return (nil, nil)
+        }
+    }
+}
+
 /// Text-view specifics.
 public struct TextViewSpec: Hashable, Sendable {
     /// `textContainerInset`.
@@ -515,6 +574,8 @@ public struct ViewSpec: Hashable, Sendable {
     public var input: InputSpec?
     /// Text-view specifics.
     public var textView: TextViewSpec?
+    /// Intrinsic content of controls (labels, buttons, switches, sliders, segmented controls, images, fields).
+    public var intrinsic: IntrinsicSpec?
     /// Whether a search bar is the controller's `navigationItem.searchController` bar.
     public var isNavigationItemSearch = false
     /// `keyboardLayoutGuide: spacing`: the view's bottom is constrained to the root view's keyboard
@@ -545,7 +606,8 @@ public struct ViewSpec: Hashable, Sendable {
     /// The kinds a scenario may declare (cells and search text fields are generated).
     public static let declarableKinds: [ViewKind] = [.view, .scrollView, .tableView, .collectionView, .stackView,
                                                      .textField, .textView, .searchBar, .deepResponderContainer,
-                                                     .hostingView]
+                                                     .hostingView, .label, .button, .switch, .slider,
+                                                     .segmentedControl, .imageView]
 
     /// The kinds a controller's root view may be.
     public static let rootKinds: [ViewKind] = [.view, .scrollView, .tableView, .collectionView, .stackView,

@@ -105,6 +105,28 @@ extension ViewSpec {
             // Written only when set, so inputs without an accessory keep their scenario's hash.
             if let height = input.inputAccessoryHeight { object["inputAccessoryView"] = .object(["height": .number(height)]) }
         }
+        // Each written only when it differs from UIKit's default, under the key the file uses, so fields
+        // without them keep their hash and the canonical form reads back.
+        if let intrinsic {
+            let defaults = IntrinsicSpec(kind: kind)
+            let textKey = kind == .button ? "title" : kind == .textField ? "placeholder" : "text"
+            if intrinsic.text != defaults.text, kind != .segmentedControl { object[textKey] = .string(intrinsic.text) }
+            if intrinsic.lines != defaults.lines { object["lines"] = .number(Double(intrinsic.lines)) }
+            if intrinsic.fontSize != defaults.fontSize { object["fontSize"] = .number(intrinsic.fontSize) }
+            if !intrinsic.segments.isEmpty { object["segments"] = .array(intrinsic.segments.map(CanonicalJSON.string)) }
+            if let size = intrinsic.size {
+                object[kind == .imageView ? "imageSize" : "intrinsicSize"] =
+                    .object(["width": .number(size.width), "height": .number(size.height)])
+            }
+            if intrinsic.hugging != defaults.hugging {
+                object["hugging"] = .object(["horizontal": .number(intrinsic.hugging.horizontal),
+                                             "vertical": .number(intrinsic.hugging.vertical)])
+            }
+            if intrinsic.compressionResistance != defaults.compressionResistance {
+                object["compressionResistance"] = .object(["horizontal": .number(intrinsic.compressionResistance.horizontal),
+                                                           "vertical": .number(intrinsic.compressionResistance.vertical)])
+            }
+        }
         if let textView {
             object["textContainerInset"] = .insets(textView.textContainerInset)
             object["lineFragmentPadding"] = .number(textView.lineFragmentPadding)

@@ -15,6 +15,8 @@ enum ViewFields {
     static let table = ["style", "sections", "rows", "tableHeader", "tableFooter", "cells"]
     static let collection = ["layout", "cells"]
     static let stack = ["axis", "spacing", "distribution", "alignment", "layoutMarginsRelative"]
+    static let priorities = ["hugging", "compressionResistance", "intrinsicSize"]
+    static let text = ["text", "fontSize"]
 
     /// The kind-specific fields of `kind` (common fields excluded).
     static func specific(to kind: ViewKind) -> [String] {
@@ -24,9 +26,14 @@ enum ViewFields {
         case .tableView: return children + scroll + table
         case .collectionView: return children + scroll + collection
         case .stackView: return children + stack
-        case .textField: return input
+        case .textField: return input + ["placeholder", "fontSize"] + priorities
         case .textView: return scroll + input + textView
         case .searchBar: return input + searchBar
+        case .label: return text + ["lines"] + priorities
+        case .button: return ["title", "fontSize"] + priorities
+        case .switch, .slider: return priorities
+        case .segmentedControl: return ["segments", "fontSize"] + priorities
+        case .imageView: return ["imageSize"] + priorities
         default: return []
         }
     }
@@ -34,7 +41,8 @@ enum ViewFields {
     /// Every field some view kind accepts.
     static let all: [String] = {
         var seen = Set<String>()
-        return (common + children + scroll + input + textView + searchBar + table + collection + stack)
+        return (common + children + scroll + input + textView + searchBar + table + collection + stack + priorities
+                + text + ["lines", "title", "placeholder", "segments", "imageSize"])
             .filter { seen.insert($0).inserted }
     }()
 
@@ -467,6 +475,9 @@ struct ScenarioDecoder {
                 view.isNavigationItemSearch = true
             }
         }
+        if [.label, .button, .switch, .slider, .segmentedControl, .imageView, .textField].contains(kind) {
+            view.intrinsic = decodeIntrinsic(fields, kind: kind)
+        }
         if kind == .stackView {
             var stack = StackSpec()
             stack.axis = reader.choice(fields, "axis", StackAxis.self) ?? .vertical
@@ -572,6 +583,36 @@ struct ScenarioDecoder {
         scroll.ignoreContentInsetAdjustment = reader.bool(fields, "ignoreContentInsetAdjustment") ?? false
         scroll.restoreContentOffset = reader.bool(fields, "restoreContentOffset") ?? false
         return scroll
+    }
+
+    /// Intrinsic content and priorities of a control: its text, font size, lines, segments, image size,
+    /// and `hugging` / `compressionResistance` (`{horizontal, vertical}`, 1…1000).
+    private mutating func decodeIntrinsic(_ fields: Fields, kind: ViewKind) -> IntrinsicSpec {
+        var spec = IntrinsicSpec(kind: kind)
+        spec.text = reader.string(fields, "text") ?? reader.string(fields, "title") ?? reader.string(fields, "placeholder") ?? ""
+        spec.fontSize = reader.number(fields, "fontSize", .positive) ?? 17
+        if let lines = reader.number(fields, "lines", .nonNegative) { spec.lines = Int(min(lines, 1000)) }
+        spec.segments = reader.strings(fields, "segments")?.map(\.value) ?? []
+        if let image = reader.open(fields, "imageSize", allowed: ["width", "height"]) {
+            let width = reader.number(image, "width", .nonNegative, required: true)
+            let height = reader.number(image, "height", .nonNegative, required: true)
+            if let width, let height { spec.size = Size(width: width, height: height) }
+        }
+        if let size = reader.open(fields, "intrinsicSize", allowed: ["width", "height"]) {
+            let width = reader.number(size, "width", .nonNegative, required: true)
+            let height = reader.number(size, "height", .nonNegative, required: true)
+            if let width, let height { spec.size = Size(width: width, height: height) }
+        }
+        for (key, defaults) in [("hugging", spec.hugging), ("compressionResistance", spec.compressionResistance)] {
+            guard let pair = reader.open(fields, key, allowed: ["horizontal", "vertical"]) else { continue }
+            let horizontal = reader.number(pair, "horizontal", .positive) ?? defaults.horizontal
+            let vertical = reader.number(pair, "vertical", .positive) ?? defaults.vertical
+            for (axis, value) in [("horizontal", horizontal), ("vertical", vertical)] where value > 1000 {
+                reader.fail(at: pair.location(of: axis), pair.path(axis), "a priority is 1…1000, not \(format(value))")
+            }
+            if key == "hugging" { spec.hugging = (horizontal, vertical) } else { spec.compressionResistance = (horizontal, vertical) }
+        }
+        return spec
     }
 
     private mutating func decodeInput(_ fields: Fields) -> InputSpec {
