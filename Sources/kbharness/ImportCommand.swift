@@ -30,6 +30,7 @@ struct ImportCommand: ParsableCommand {
             defer { database.close() }
             let summary = try database.importLibrary(library, dryRun: dryRun)
             print((dryRun ? "dry run, nothing written: " : "imported: ") + summary.line)
+            for warning in library.ambiguityWarnings() { printNote("warning: \(warning)") }
         }
     }
 }

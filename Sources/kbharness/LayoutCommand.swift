@@ -60,6 +60,7 @@ struct LayoutCommand: ParsableCommand {
             } catch let error as ScenarioFileError {
                 throw HarnessError(.data, error.description)
             }
+            for ambiguity in report.ambiguities { printNote("warning: \(ambiguity)") }
             print(format == .json ? report.json : report.text)
         }
     }

@@ -395,4 +395,24 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         let s = try scenario(ConstraintLayoutTests.controls)
         #expect(try Scenario.parse(s.canonicalJSON, file: "canonical").canonicalJSON == s.canonicalJSON)
     }
+
+    @Test func anAmbiguousViewIsNamedWithItsAxis() throws {
+        let r = try LayoutReport(try scenario("""
+            key: t/amb
+            title: Ambiguous
+            views:
+              - {id: a, kind: view}
+              - {id: b, kind: label, text: Hi}
+            constraints:
+              - a.top == superview.top + 10
+              - a.height == 20
+              - a.width == 100
+              - b.top == a.bottom + 4
+              - b.leading == superview.leading
+            """, file: "amb.yaml"), on: try starterDevice("iphone-8"), orientation: .portrait)
+        // a has a width but nothing places it horizontally; b has a leading edge and its intrinsic size.
+        #expect(r.ambiguities == ["amb.yaml:4: view 'a' is ambiguous horizontally: its constraints do not decide its x or width"])
+        #expect(try LayoutReport(try scenario(ConstraintLayoutTests.controls), on: try starterDevice("iphone-8"),
+                                 orientation: .portrait).ambiguities.isEmpty)
+    }
 }

@@ -30,6 +30,8 @@ public struct LayoutReport: Sendable {
     public let orientation: Orientation
     /// Every view, in tree order.
     public let views: [View]
+    /// The views whose frames the constraints leave undecided, as `file:line: view 'id' … axis` lines.
+    public let ambiguities: [String]
 
     /// Lays `scenario` out on `device` in `orientation`.
     public init(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError) {
@@ -38,6 +40,15 @@ public struct LayoutReport: Sendable {
         self.scenario = scenario.key
         self.device = device.key
         self.orientation = orientation
+        if scenario.usesAutoLayout {
+            let first = try scenario.resolveWithoutAutoLayout(on: device, orientation: orientation)
+            ambiguities = try ConstraintLayout.ambiguities(scenario, laidOut: first, scale: device.scale).map {
+                "\($0.location.file):\($0.location.line): view '\($0.id)' is ambiguous \($0.axis)ly: "
+                    + "its constraints do not decide its \($0.axis == "horizontal" ? "x or width" : "y or height")"
+            }
+        } else {
+            ambiguities = []
+        }
         views = screen.nodes.indices.map { index in
             let id = NodeID(index)
             return View(id: screen.name(of: id), kind: screen[id].kind, frame: screen[id].frame,
@@ -79,5 +90,19 @@ public struct LayoutReport: Sendable {
         let table = TextTable(header: ["view", "kind", "frame", "in window"],
                               rows: views.map { [$0.id, $0.kind.rawValue, $0.frame.description, $0.window.description] })
         return "\(scenario) on \(device) in \(orientation.rawValue)\n" + table.rendered
+    }
+}
+
+extension ScenarioLibrary {
+    /// Ambiguous layouts of the scenarios Auto Layout lays out, on the first device of each one's matrix in
+    /// portrait (an ambiguity rarely depends on the device), as `file:line: view 'id' is ambiguous …` lines.
+    public func ambiguityWarnings() -> [String] {
+        var warnings: [String] = []
+        for scenario in scenarios where scenario.usesAutoLayout {
+            guard let device = devices(for: scenario).first,
+                  let report = try? LayoutReport(scenario, on: device, orientation: .portrait) else { continue }
+            warnings += report.ambiguities.map { "\($0) (on \(device.key) in portrait)" }
+        }
+        return warnings
     }
 }

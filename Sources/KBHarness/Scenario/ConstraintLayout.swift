@@ -93,6 +93,42 @@ struct ConstraintLayout {
         return try layout.run()
     }
 
+    /// A view whose frame the constraints do not decide on an axis (UIKit's "ambiguous layout").
+    struct Ambiguity: Equatable, Sendable {
+        /// The view's id.
+        var id: String
+        /// `horizontal` or `vertical`.
+        var axis: String
+        /// Where the view is written.
+        var location: SourceLocation
+    }
+
+    /// The views of `scenario` whose frames its constraints leave undecided, on the layout `laidOut`.
+    ///
+    /// Each position and length is pulled 1,000 pt away, alone, at a weight far below any constraint's; one
+    /// that moves is free. Costs a solver copy per variable: for `kbharness layout` and import, not runs.
+    static func ambiguities(_ scenario: Scenario, laidOut: ResolvedScreen, scale: Double) throws(ScenarioFileError)
+        -> [Ambiguity] {
+        var layout = ConstraintLayout(scenario: scenario, laidOut: laidOut, device: laidOut.deviceKey,
+                                      orientation: laidOut.orientation, scale: max(scale, 1))
+        _ = try layout.run()
+        var found: [Ambiguity] = []
+        for item in layout.items.dropFirst() {
+            for (axis, variables) in [("horizontal", [item.variables.x, item.variables.width]),
+                                      ("vertical", [item.variables.y, item.variables.height])] {
+                let free = variables.contains { variable in
+                    var probe = layout.solver
+                    let value = probe.value(of: variable)
+                    probe.addEditVariable(variable, strength: Strength(weight: 1e-3))
+                    probe.suggestValue(value + 1000, for: variable)
+                    return abs(probe.value(of: variable) - value) > 0.5
+                }
+                if free { found.append(Ambiguity(id: item.id, axis: axis, location: item.spec.location)) }
+            }
+        }
+        return found
+    }
+
     mutating func run() throws(ScenarioFileError) -> ConstraintLayoutResult {
         collect(scenario.rootView, id: "$root", parent: nil)
         // The axes each view's own constraints reach: there its frame keeps only the edges it writes.

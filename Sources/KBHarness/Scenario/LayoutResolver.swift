@@ -27,6 +27,13 @@ public struct ResolvedScreen: Sendable {
 }
 
 extension Scenario {
+    /// The layout before Auto Layout: anchor frames only, the one the constraints start from.
+    func resolveWithoutAutoLayout(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
+        -> ResolvedScreen {
+        var resolver = LayoutResolver(scenario: self, device: device, orientation: orientation)
+        return try resolver.run()
+    }
+
     /// Lays the scenario out on `device` in `orientation` and builds the engine screen.
     ///
     /// The node tree (count, order, kinds) is the same in every orientation, so a rotation step can hand
