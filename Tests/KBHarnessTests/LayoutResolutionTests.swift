@@ -359,13 +359,16 @@ import KeyboardAvoidance
                       - {id: d, kind: textField, frame: {width: 60}}
             """, "iphone-se-1st-gen", .portrait)
         #expect(try frame(r, "column") == Rect(x: 20, y: 100, width: 280, height: 300))
-        #expect(try frame(r, "a") == Rect(x: 0, y: 0, width: 280, height: 44))
-        #expect(try frame(r, "gone") == Rect(x: 0, y: 52, width: 280, height: 0))
-        #expect(try frame(r, "b") == Rect(x: 0, y: 52, width: 280, height: 50))
-        #expect(try frame(r, "row") == Rect(x: 0, y: 110, width: 280, height: 40))
-        #expect(try frame(r, "c") == Rect(x: 0, y: 0, width: 100, height: 40))
-        #expect(try frame(r, "d") == Rect(x: 104, y: 0, width: 60, height: 40))
-        #expect(r.screen.frameInWindow(try #require(r.node("d"))) == Rect(x: 124, y: 210, width: 60, height: 40))
+        // A fill stack fills: 44 + 8 + 50 + 8 + 40 = 150 of 300, so the first arranged view stretches by 150
+        // to 194 (the hidden one takes no room); b at 194 + 8 = 202, the row at 202 + 50 + 8 = 260.
+        #expect(try frame(r, "a") == Rect(x: 0, y: 0, width: 280, height: 194))
+        #expect(try frame(r, "gone") == Rect(x: 0, y: 0, width: 280, height: 0))
+        #expect(try frame(r, "b") == Rect(x: 0, y: 202, width: 280, height: 50))
+        #expect(try frame(r, "row") == Rect(x: 0, y: 260, width: 280, height: 40))
+        // The row: 100 + 4 + 60 = 164 of 280, so c stretches to 280 − 4 − 60 = 216 and d sits at 220.
+        #expect(try frame(r, "c") == Rect(x: 0, y: 0, width: 216, height: 40))
+        #expect(try frame(r, "d") == Rect(x: 220, y: 0, width: 60, height: 40))
+        #expect(r.screen.frameInWindow(try #require(r.node("d"))) == Rect(x: 240, y: 360, width: 60, height: 40))
     }
 
     @Test func searchBarsAndScrollContent() throws {

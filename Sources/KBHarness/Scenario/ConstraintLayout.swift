@@ -345,7 +345,7 @@ struct ConstraintLayout {
             let tag = ConstraintLayout.generatedTagBase + child
             let mine = along(items[child].box)
             try addStackLength(mine.length, own: ownLength(child), first: firstAlong.length,
-                               firstOwn: ownLength(first), distribution: stack.distribution, tag: tag)
+                               firstOwn: ownLength(first), distribution: stack.distribution, isFirst: index == 0, tag: tag)
             try addStackAlignment(across(items[child].box), own: ownCross(child), stack: cross,
                                   alignment: stack.alignment, tag: tag)
             guard index > 0 else { continue }
@@ -371,8 +371,12 @@ struct ConstraintLayout {
     }
 
     /// An arranged view's length along the stack's axis, by the distribution.
+    ///
+    /// UIKit stretches (or shrinks) arranged views of a `fill` stack by hugging priority and, between equals,
+    /// "based on their index"; kbharness lets the first give way (its length weighs as priority 998, the
+    /// others' 999), so the layout is decided rather than ambiguous.
     mutating func addStackLength(_ length: LinearExpression, own: Double?, first: LinearExpression, firstOwn: Double?,
-                                 distribution: StackDistribution, tag: Int) throws(ScenarioFileError) {
+                                 distribution: StackDistribution, isFirst: Bool, tag: Int) throws(ScenarioFileError) {
         switch distribution {
         case .fillEqually:
             try add(length, .equal, first, tag: tag)
@@ -384,8 +388,8 @@ struct ConstraintLayout {
             }
         case .fill, .equalSpacing, .equalCentering:
             if let own {
-                try add(length, .equal, LinearExpression(constant: own), strength: ConstraintLayout.strength(priority: 999),
-                        tag: tag)
+                try add(length, .equal, LinearExpression(constant: own),
+                        strength: ConstraintLayout.strength(priority: isFirst ? 998 : 999), tag: tag)
             }
         }
     }

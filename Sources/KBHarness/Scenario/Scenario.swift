@@ -537,12 +537,6 @@ public struct StackSpec: Hashable, Sendable {
     /// `isLayoutMarginsRelativeArrangement`: arranged views keep inside the stack's layout margins.
     public var isLayoutMarginsRelative = false
 
-    /// Whether anything asks for more than the simple arrangement (lengths stacked from the start, the
-    /// cross axis filled): then Auto Layout arranges the stack.
-    public var needsAutoLayout: Bool {
-        distribution != .fill || alignment != .fill || isLayoutMarginsRelative
-    }
-
     /// Creates an arrangement.
     public init(axis: StackAxis = .vertical, spacing: Double = 0) {
         self.axis = axis
@@ -939,12 +933,12 @@ public struct Scenario: Equatable, Sendable {
     /// Auto Layout constraints, solved per device and orientation with the anchor frames.
     public var constraints: [LayoutConstraintSpec] = []
 
-    /// Whether Auto Layout lays the scenario out: it has constraints, or a stack view whose distribution,
-    /// alignment or margins ask for more than the simple arrangement.
+    /// Whether Auto Layout lays the scenario out: it has constraints or a stack view (whose arrangement
+    /// is the constraints `UIStackView` generates).
     public var usesAutoLayout: Bool {
         if !constraints.isEmpty { return true }
         func needs(_ view: ViewSpec) -> Bool {
-            (view.stack?.needsAutoLayout ?? false) || view.children.contains(where: needs)
+            view.kind == .stackView || view.children.contains(where: needs)
         }
         return needs(rootView)
     }
