@@ -380,17 +380,19 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
 
     @Test func controlsTakeTheirIntrinsicSizesAndHuggingDecidesWhoStretches() throws {
         let r = try layout(ConstraintLayoutTests.controls)
-        // A label: 13 characters × 17 × 0.5 = 110.5 → 111 wide; a line 17 × 1.1934 = 20.3 → 21, two lines 42.
-        #expect(try frames(r, "title").frame == Rect(x: 16, y: 30, width: 111, height: 42))
-        // A switch is 51 × 31, its centre on the label's (51): x 320 − 16 − 51 = 253, y 51 − 15.5 = 35.5.
-        #expect(try frames(r, "toggle").frame == Rect(x: 253, y: 35.5, width: 51, height: 31))
+        // A label: 13 characters × 17 × 0.5 = 110.5 → 111 wide; a line 17 × 1.1934 = 20.29 → 20.5 (a 2× pixel),
+        // two lines 41.
+        #expect(try frames(r, "title").frame == Rect(x: 16, y: 30, width: 111, height: 41))
+        // A switch is 51 × 31, its centre on the label's (30 + 20.5 = 50.5): x 320 − 16 − 51 = 253, y 35.
+        #expect(try frames(r, "toggle").frame == Rect(x: 253, y: 35, width: 51, height: 31))
         // Name (34 wide) and Value (43) share 288 − 8: Value hugs less (250 < 251), so it stretches to 246.
-        #expect(try frames(r, "name").frame == Rect(x: 16, y: 92, width: 34, height: 21))
-        #expect(try frames(r, "value").frame == Rect(x: 58, y: 92, width: 246, height: 21))
-        // Segments at 13 pt: Day 20 + 16, Week 26 + 16, Month 33 + 16 = 127 wide, 32 tall.
-        #expect(try frames(r, "period").frame == Rect(x: 16, y: 133, width: 127, height: 32))
-        // An image view is its image's size.
-        #expect(try frames(r, "photo").frame == Rect(x: 16, y: 185, width: 64, height: 48))
+        // They start 20 below the title's bottom, 71: y 91.
+        #expect(try frames(r, "name").frame == Rect(x: 16, y: 91, width: 34, height: 20.5))
+        #expect(try frames(r, "value").frame == Rect(x: 58, y: 91, width: 246, height: 20.5))
+        // Segments at 13 pt: Day 20 + 16, Week 26 + 16, Month 33 + 16 = 127 wide, 32 tall, at 111.5 + 20.
+        #expect(try frames(r, "period").frame == Rect(x: 16, y: 131.5, width: 127, height: 32))
+        // An image view is its image's size, 20 below the segments.
+        #expect(try frames(r, "photo").frame == Rect(x: 16, y: 183.5, width: 64, height: 48))
         // The canonical form reads back to the same controls.
         let s = try scenario(ConstraintLayoutTests.controls)
         #expect(try Scenario.parse(s.canonicalJSON, file: "canonical").canonicalJSON == s.canonicalJSON)
@@ -414,5 +416,83 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         #expect(r.ambiguities == ["amb.yaml:4: view 'a' is ambiguous horizontally: its constraints do not decide its x or width"])
         #expect(try LayoutReport(try scenario(ConstraintLayoutTests.controls), on: try starterDevice("iphone-8"),
                                  orientation: .portrait).ambiguities.isEmpty)
+    }
+}
+
+/// A real screen: RxSwift's SimpleValidation scene (`../shared/real-screens`, MIT), written by hand as a
+/// scenario with its constraints, laid out on the iPhone 8 it was designed at, against the frames
+/// Interface Builder stored for each view.
+@Suite struct RealScreenLayoutTests {
+    static let storyboard = "../shared/real-screens/ReactiveX/RxSwift/RxExample/RxExample/Examples/SimpleValidation/SimpleValidation.storyboard"
+
+    /// The scene in our words: IB ids with a `v` before them as view ids, its fonts and its constraints (leading/trailingMargin are
+    /// `margins`; the top layout guide under an opaque bar is the safe area's top).
+    static let sceneText = """
+        key: real/rx-simple-validation
+        title: RxSwift SimpleValidation, by hand
+        container: navigation
+        navigationBar: {translucent: false}
+        views:
+          - {id: vDxN-4p-IlC, kind: textField, fontSize: 14}
+          - {id: v9IA-eg-Rhf, kind: textField, fontSize: 14}
+          - {id: vQXR-74-64e, kind: label, text: Username}
+          - {id: vw3Q-7d-PAK, kind: label, text: Password}
+          - {id: vnZR-mS-TBY, kind: button, title: Do something}
+          - {id: vIGP-gu-Gxt, kind: label, text: Label}
+          - {id: v5Qq-LW-zbl, kind: label, text: Label}
+        constraints:
+          - vnZR-mS-TBY.height == 44
+          - vnZR-mS-TBY.top == vIGP-gu-Gxt.bottom + 8
+          - vIGP-gu-Gxt.top == v9IA-eg-Rhf.bottom + 8
+          - vQXR-74-64e.trailing == margins.trailing
+          - vIGP-gu-Gxt.trailing == margins.trailing
+          - vnZR-mS-TBY.leading == margins.leading
+          - vw3Q-7d-PAK.trailing == margins.trailing
+          - vw3Q-7d-PAK.leading == margins.leading
+          - v9IA-eg-Rhf.leading == margins.leading
+          - v5Qq-LW-zbl.top == vDxN-4p-IlC.bottom + 8
+          - vnZR-mS-TBY.trailing == margins.trailing
+          - v9IA-eg-Rhf.trailing == margins.trailing
+          - vDxN-4p-IlC.leading == margins.leading
+          - vw3Q-7d-PAK.top == v5Qq-LW-zbl.bottom + 8
+          - vDxN-4p-IlC.top == vQXR-74-64e.bottom + 8
+          - vDxN-4p-IlC.trailing == margins.trailing
+          - vIGP-gu-Gxt.leading == margins.leading
+          - v5Qq-LW-zbl.trailing == margins.trailing
+          - v9IA-eg-Rhf.top == vw3Q-7d-PAK.bottom + 8
+          - v5Qq-LW-zbl.leading == margins.leading
+          - vQXR-74-64e.leading == margins.leading
+          - vQXR-74-64e.top == safeArea.top + 26
+        """
+
+    /// The frame IB stored for the element with `id` (its first `<rect key="frame">`).
+    static func storedFrame(of id: String, in text: String) -> Rect? {
+        guard let element = text.range(of: "id=\"\(id)\""),
+              let rect = text.range(of: "<rect key=\"frame\"", range: element.upperBound..<text.endIndex),
+              let end = text.range(of: "/>", range: rect.upperBound..<text.endIndex) else { return nil }
+        var values: [String: Double] = [:]
+        for part in text[rect.upperBound..<end.lowerBound].split(separator: " ") {
+            let pair = part.split(separator: "=")
+            guard pair.count == 2 else { continue }
+            values[String(pair[0])] = Double(pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+        }
+        guard let x = values["x"], let y = values["y"], let width = values["width"], let height = values["height"] else { return nil }
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    @Test func theHandWrittenSceneLandsWhereInterfaceBuilderPutIt() throws {
+        guard let text = try? String(contentsOfFile: Self.storyboard, encoding: .utf8) else {
+            print("skipped: \(Self.storyboard) is not here")
+            return
+        }
+        let report = try LayoutReport(try scenario(Self.sceneText), on: try starterDevice("iphone-8"), orientation: .portrait)
+        // Every view: the root is (0, 64, 375, 603) under the opaque bar; IB stores frames in the root view.
+        let ids = ["QXR-74-64e", "DxN-4p-IlC", "5Qq-LW-zbl", "w3Q-7d-PAK", "9IA-eg-Rhf", "IGP-gu-Gxt", "nZR-mS-TBY"]
+        for id in ids {
+            let stored = try #require(Self.storedFrame(of: id, in: text), "no stored frame for \(id)")
+            let view = try #require(report.views.first { $0.id == "v" + id })
+            #expect(view.frame == stored, "\(id)")
+        }
+        #expect(report.ambiguities.isEmpty, "\(report.ambiguities)")
     }
 }

@@ -275,9 +275,10 @@ public struct IntrinsicSpec: Hashable, Sendable {
     /// Compression-resistance priority (horizontal, vertical): 750.
     public var compressionResistance: (horizontal: Double, vertical: Double) = (750, 750)
 
-    /// UIKit's defaults for `kind`.
+    /// UIKit's defaults for `kind` (a system button's title is 15 pt).
     public init(kind: ViewKind) {
         if kind == .label { hugging = (251, 251) }
+        if kind == .button { fontSize = 15 }
     }
 
     /// Equality over every field (tuples prevent synthesis).
@@ -296,18 +297,19 @@ public struct IntrinsicSpec: Hashable, Sendable {
     /// The intrinsic size of a `kind` with this content: nil on an axis that has none.
     ///
     /// Estimates, with the text measured as 0.5 em a character (SF Pro's average advance) and a line as
-    /// 1.1934 × the font size (`UIFont.systemFont(ofSize:).lineHeight`): a label is its text by its lines;
-    /// a system button its title plus 0 by a line + 14 (34 at 17 pt); a rounded-rect text field 34 tall
-    /// (its width follows its constraints); a switch 51 × 31; a slider 31 tall; a segmented control 32 tall
-    /// and 16 pt of padding a segment; an image view its image's size.
+    /// 1.1934 × the font size (`UIFont.systemFont(ofSize:).lineHeight`) rounded up to a 2× pixel: a label
+    /// is its text by its lines (20.5 at 17 pt, as Interface Builder stores it); a system button its title by
+    /// a line + 12 (30 at 15 pt); a rounded-rect text field a line + 13 tall (30 at 14 pt, 34 at 17 pt; its
+    /// width follows its constraints); a switch 51 × 31; a slider 31 tall; a segmented control 32 tall and
+    /// 16 pt of padding a segment; an image view its image's size.
     public func size(for kind: ViewKind) -> (width: Double?, height: Double?) {
         if let size { return (size.width, size.height) }
-        let line = (fontSize * 1.1934).rounded(.up)
+        let line = (fontSize * 1.1934 * 2).rounded(.up) / 2
         func textWidth(_ text: String) -> Double { (Double(text.count) * fontSize * 0.5).rounded(.up) }
         switch kind {
         case .label: return (textWidth(text), line * Double(max(lines, 1)))
-        case .button: return (textWidth(text), line + 14)
-        case .textField: return (nil, 34)
+        case .button: return (textWidth(text), line + 12)
+        case .textField: return (nil, line + 13)
         case .switch: return (51, 31)
         case .slider: return (nil, 31)
         case .segmentedControl: return (segments.reduce(0) { $0 + textWidth($1) + 16 }, 32)

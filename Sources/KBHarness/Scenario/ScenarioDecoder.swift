@@ -590,7 +590,7 @@ struct ScenarioDecoder {
     private mutating func decodeIntrinsic(_ fields: Fields, kind: ViewKind) -> IntrinsicSpec {
         var spec = IntrinsicSpec(kind: kind)
         spec.text = reader.string(fields, "text") ?? reader.string(fields, "title") ?? reader.string(fields, "placeholder") ?? ""
-        spec.fontSize = reader.number(fields, "fontSize", .positive) ?? 17
+        spec.fontSize = reader.number(fields, "fontSize", .positive) ?? spec.fontSize
         if let lines = reader.number(fields, "lines", .nonNegative) { spec.lines = Int(min(lines, 1000)) }
         spec.segments = reader.strings(fields, "segments")?.map(\.value) ?? []
         if let image = reader.open(fields, "imageSize", allowed: ["width", "height"]) {
