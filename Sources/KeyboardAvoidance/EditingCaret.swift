@@ -13,11 +13,17 @@ extension Screen {
         guard node.kind == .textView else {
             return Rect(x: 0, y: max(0, (node.frame.height - height) / 2), width: 2, height: min(height, node.frame.height))
         }
-        let x = node.textContainerInset.left + node.lineFragmentPadding
-        guard node.hasText else { return Rect(x: x, y: node.textContainerInset.top, width: 2, height: height) }
+        guard node.hasText else { return caretLine(of: id, top: node.textContainerInset.top) }
         let content = max(node.contentSize.height, node.frame.height)
-        return Rect(x: x, y: max(node.textContainerInset.top, content - node.textContainerInset.bottom - height),
-                    width: 2, height: height)
+        return caretLine(of: id, top: max(node.textContainerInset.top, content - node.textContainerInset.bottom - height))
+    }
+
+    /// A text view's caret line whose top is `top` points down its text (its own coordinates): at the
+    /// start of the line, `defaultCaretLineHeight` tall.
+    public func caretLine(of id: NodeID, top: Double) -> Rect {
+        let node = nodes[id.index]
+        return Rect(x: node.textContainerInset.left + node.lineFragmentPadding, y: top, width: 2,
+                    height: Screen.defaultCaretLineHeight)
     }
 
     /// What an editing input shows the user, in window coordinates: a text field or a non-scrolling text
@@ -27,12 +33,11 @@ extension Screen {
     public func visibleEditingFrame(of id: NodeID) -> Rect {
         let node = nodes[id.index]
         let frame = frameInWindow(id)
-        guard node.kind == .textView, node.isScrollEnabled else { return frame }
+        guard node.isScrollableTextView else { return frame }
         let caret = caretRect(of: id)
         let inset = adjustedContentInset(of: id)
         // A text view's text container fills at least its bounds, whatever contentSize says.
-        let content = max(node.contentSize.height, node.frame.height)
-        let range = -inset.top...max(-inset.top, content + inset.bottom - node.frame.height)
+        let range = contentOffsetRangeY(of: id, contentHeight: max(node.contentSize.height, node.frame.height))
         // Visible content rows: offset + inset.top … offset + height − inset.bottom.
         var offset = node.contentOffset.y
         if caret.maxY > offset + node.frame.height - inset.bottom {

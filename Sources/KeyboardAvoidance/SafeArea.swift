@@ -14,9 +14,6 @@ public struct SafeEdges: Sendable, Equatable {
         self.top = top; self.left = left; self.bottom = bottom; self.right = right
     }
 
-    /// No constraint on any edge.
-    public static let unbounded = SafeEdges(top: -.infinity, left: -.infinity, bottom: .infinity, right: .infinity)
-
     /// The edges of `rect` shrunk by `insets`.
     @inlinable public init(_ rect: Rect, inset insets: EdgeInsets) {
         self.init(top: rect.minY + insets.top, left: rect.minX + insets.left,
@@ -58,6 +55,23 @@ public struct AdjustedAxes: Sendable, Equatable {
             return AdjustedAxes(vertical: scrollsVertically || isBarControllerContent, horizontal: scrollsHorizontally)
         }
     }
+
+    /// `adjustedContentInset`: `contentInset` plus `safe` on the adjusted axes.
+    public func adjusting(_ contentInset: EdgeInsets, by safe: EdgeInsets) -> EdgeInsets {
+        var inset = contentInset
+        if vertical { inset.top += safe.top; inset.bottom += safe.bottom }
+        if horizontal { inset.left += safe.left; inset.right += safe.right }
+        return inset
+    }
+
+    /// The safe rectangle a scroll view passes its subviews: none of it along the axes it adjusts (its
+    /// content is already clear of it there; UIKit gives such content no safe area along that axis).
+    public func passedOn(_ edges: SafeEdges) -> SafeEdges {
+        var result = edges
+        if vertical { result.top = -.infinity; result.bottom = .infinity }
+        if horizontal { result.left = -.infinity; result.right = .infinity }
+        return result
+    }
 }
 
 // MARK: - Live safe areas, margins and adjusted insets
@@ -78,22 +92,9 @@ extension Screen {
         SafeEdges(Rect(origin: .zero, size: window.frame.size), inset: window.safeAreaInsets)
     }
 
-    /// The safe rectangle a controller offers its root view, in window coordinates, as laid out (window
-    /// safe area, bars, `additionalSafeAreaInsets`); `nil` when `id` is no controller's root view.
-    ///
-    /// Bars and the window do not move when avoidance moves a root view, so this rectangle stays put
-    /// and the root view's insets follow its position.
-    public func controllerSafeEdges(ofRootView id: NodeID) -> SafeEdges? { controllerSafeEdges[id.index] }
-
     /// `safeAreaInsets`, live: the part of the view's bounds outside the safe rectangle its superview (or,
     /// for a controller's root view, its controller) offers, recomputed from where every view is now.
     public func safeAreaInsets(of id: NodeID) -> EdgeInsets { safeGeometry(of: id).insets }
-
-    /// The view's live safe rectangle, in window coordinates.
-    public func safeEdges(of id: NodeID) -> SafeEdges {
-        let geometry = safeGeometry(of: id)
-        return SafeEdges(geometry.frame, inset: geometry.insets)
-    }
 
     @usableFromInline func safeGeometry(of id: NodeID) -> SafeGeometry {
         let node = nodes[id.index]
@@ -110,13 +111,7 @@ extension Screen {
         if let controller = controllerSafeEdges[id.index] { offered = controller }
         let insets = offered.insets(of: frame)
         var forSubviews = SafeEdges(frame, inset: insets)
-        if node.kind.isScrollView {
-            // A scroll view that insets its content by the safe area does not pass that part on: the
-            // content is already clear of it (UIKit gives such content no safe area along that axis).
-            let axes = adjustedAxes(of: id)
-            if axes.vertical { forSubviews.top = -.infinity; forSubviews.bottom = .infinity }
-            if axes.horizontal { forSubviews.left = -.infinity; forSubviews.right = .infinity }
-        }
+        if node.kind.isScrollView { forSubviews = adjustedAxes(of: id).passedOn(forSubviews) }
         return SafeGeometry(frame: frame, insets: insets, forSubviews: forSubviews)
     }
 
@@ -166,11 +161,7 @@ extension Screen {
         guard node.kind.isScrollView else { return node.contentInset }
         let axes = adjustedAxes(of: id)
         guard axes.vertical || axes.horizontal else { return node.contentInset }
-        let safe = safeAreaInsets(of: id)
-        var inset = node.contentInset
-        if axes.vertical { inset.top += safe.top; inset.bottom += safe.bottom }
-        if axes.horizontal { inset.left += safe.left; inset.right += safe.right }
-        return inset
+        return axes.adjusting(node.contentInset, by: safeAreaInsets(of: id))
     }
 
     /// The vertical scroll indicator's effective insets: its own plus, with
@@ -186,26 +177,12 @@ extension Screen {
     }
 
     /// The range of `contentOffset.y` a user can scroll to and UIKit rests at: from
-    /// `−adjustedContentInset.top` to `contentSize.height + adjustedContentInset.bottom − height`
-    /// (never below the top when the content is short).
-    public func contentOffsetRangeY(of id: NodeID) -> ClosedRange<Double> {
+    /// `−adjustedContentInset.top` to `content + adjustedContentInset.bottom − height` (never below the
+    /// top when the content is short), the content being `contentSize.height` unless given.
+    public func contentOffsetRangeY(of id: NodeID, contentHeight: Double? = nil) -> ClosedRange<Double> {
         let node = nodes[id.index]
         let inset = adjustedContentInset(of: id)
         let top = -inset.top
-        return top...max(top, node.contentSize.height + inset.bottom - node.frame.height)
-    }
-
-    /// UIKit's resting offset of a scroll view nobody has scrolled: `(−adjusted.left, −adjusted.top)`.
-    public func restingContentOffset(of id: NodeID) -> Point {
-        let inset = adjustedContentInset(of: id)
-        return Point(x: -inset.left, y: -inset.top)
-    }
-
-    /// Puts each scroll view of `ids` at its resting offset, outer views first (an inner scroll view's
-    /// safe area depends on where the outer one sits), as UIKit does before the screen first appears.
-    public mutating func restAtTop(_ ids: [NodeID]) {
-        for id in ids.sorted() where nodes[id.index].kind.isScrollView {
-            nodes[id.index].contentOffset = restingContentOffset(of: id)
-        }
+        return top...max(top, (contentHeight ?? node.contentSize.height) + inset.bottom - node.frame.height)
     }
 }

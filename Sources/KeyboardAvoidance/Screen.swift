@@ -54,8 +54,10 @@ public struct Screen: Sendable, Equatable {
     let controllerOfRootView: [ControllerID?]
     /// For each node, its frame as laid out, before any avoidance moved it.
     public let layoutFrames: [Rect]
-    /// For each controller's root view, the safe rectangle its controller offers, in window coordinates.
-    let controllerSafeEdges: [SafeEdges?]
+    /// For each controller's root view, the safe rectangle its controller offers, in window coordinates, as
+    /// laid out (window safe area, bars, `additionalSafeAreaInsets`). Bars and the window do not move when
+    /// avoidance moves a root view, so the rectangle stays put and the view's insets follow its position.
+    private(set) var controllerSafeEdges: [SafeEdges?] = []
 
     /// Validates and creates a screen.
     public init(window: Window, nodes: [ViewNode], names: [String], controllers: [ViewController],
@@ -70,27 +72,11 @@ public struct Screen: Sendable, Equatable {
         for (index, controller) in controllers.enumerated() { owners[controller.view.index] = ControllerID(index) }
         self.controllerOfRootView = owners
         self.layoutFrames = nodes.map(\.frame)
-        self.controllerSafeEdges = Screen.controllerSafeEdges(nodes: nodes, controllers: controllers)
-    }
-
-    /// Each controller's safe rectangle in window coordinates, from its root view's laid-out frame and insets.
-    private static func controllerSafeEdges(nodes: [ViewNode], controllers: [ViewController]) -> [SafeEdges?] {
         var edges = [SafeEdges?](repeating: nil, count: nodes.count)
         for controller in controllers {
-            let root = controller.view
-            var x = 0.0, y = 0.0
-            var current: NodeID? = root
-            while let node = current {
-                let value = nodes[node.index]
-                let bounds = node == root ? Point.zero : value.boundsOrigin
-                x += value.frame.minX - bounds.x
-                y += value.frame.minY - bounds.y
-                current = value.parent
-            }
-            let frame = Rect(x: x, y: y, width: nodes[root.index].frame.width, height: nodes[root.index].frame.height)
-            edges[root.index] = SafeEdges(frame, inset: nodes[root.index].safeAreaInsets)
+            edges[controller.view.index] = SafeEdges(frameInWindow(controller.view), inset: nodes[controller.view.index].safeAreaInsets)
         }
-        return edges
+        controllerSafeEdges = edges
     }
 
     /// The node with this name, if any.

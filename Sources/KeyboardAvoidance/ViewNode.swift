@@ -213,6 +213,10 @@ public struct ViewNode: Sendable, Equatable {
     /// `bounds.origin`: the content offset for scroll views, zero otherwise.
     @inlinable public var boundsOrigin: Point { kind.isScrollView ? contentOffset : .zero }
 
+    /// Whether the view is a text view that scrolls its text (IQ's `isScrollableTextInputView`): judged by
+    /// its caret line, and given a bottom inset rather than moved whole.
+    @inlinable public var isScrollableTextView: Bool { kind == .textView && isScrollEnabled }
+
     /// Whether the view can become first responder in IQ's sense (enabled, interactive, visible).
     @inlinable public var isFocusable: Bool {
         isEnabled && isUserInteractionEnabled && !isHidden && alpha != 0

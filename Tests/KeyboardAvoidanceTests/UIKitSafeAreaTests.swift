@@ -69,7 +69,8 @@ private func seScreen(_ add: (inout ScreenBuilder, NodeID) -> Void) throws -> Sc
         // Content 1000 > 568: the vertical axis scrolls, so .automatic adds the 20-pt top safe area.
         #expect(screen.adjustedContentInset(of: scroll) == EdgeInsets(top: 20))
         #expect(screen.contentOffsetRangeY(of: scroll) == -20...432)   // 1000 + 0 − 568 = 432
-        screen.restAtTop([scroll])
+        // At rest it sits at the range's start, −20 (the layout puts scroll views there).
+        screen.setContentOffset(Point(x: 0, y: screen.contentOffsetRangeY(of: scroll).lowerBound), of: scroll)
         #expect(screen[scroll].contentOffset == Point(x: 0, y: -20))
         // The field at content y 0 is at window y 20 and has no safe area: the scroll view keeps it.
         #expect(screen.frameInWindow(field).minY == 20)

@@ -91,9 +91,9 @@ public enum CellPicture {
             svg.rect(after, fill: "none", stroke: "#f08c00", width: 2.5)
             if let keyboardTop, let docked = StepObserver.dockedKeyboard(in: world) {
                 // The same measure as the verdict: a scrolling text view is judged by its caret line.
-                let coverage = Coverage(of: focused, in: screen, keyboard: docked)
-                if coverage.isCaret { svg.rect(coverage.target, fill: "#f08c00", stroke: "#f08c00", width: 1) }
-                let judged = coverage.target
+                let coverage = Coverage(of: EditingTarget(of: focused, in: screen), keyboard: docked)
+                let judged = coverage.target.frame
+                if coverage.target.isCaret { svg.rect(judged, fill: "#f08c00", stroke: "#f08c00", width: 1) }
                 let gap = keyboardTop - judged.maxY
                 let x = min(after.maxX + 12, size.width - 8)
                 let color = coverage.occlusion > 0.5 ? "#d62828" : "#2b8a3e"

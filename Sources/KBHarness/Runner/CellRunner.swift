@@ -43,14 +43,16 @@ public struct CellRunner: Sendable {
     struct Compiled {
         var initial: ResolvedScreen
         var steps: [ScenarioDriver.CompiledStep]
+        /// Inputs with their own `inputAccessoryView`, which IQ's toolbar never replaces.
+        var ownAccessories: Set<NodeID>
     }
 
     /// Compiles the scenario's steps for this cell, reusing the screens of `screens` when given.
     func compile(screens: ScreenCache? = nil) throws(ScenarioFileError) -> Compiled {
         let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
                                     cellOrientation: key.orientation, screens: screens)
-        let (initial, steps) = try driver.compile()
-        return Compiled(initial: initial, steps: steps)
+        let (initial, steps, ownAccessories) = try driver.compile()
+        return Compiled(initial: initial, steps: steps, ownAccessories: ownAccessories)
     }
 
     /// Runs every step, checking invariants and the expected values that apply to this cell.
@@ -95,11 +97,10 @@ public struct CellRunner: Sendable {
     func record(_ compiled: Compiled, expected: [ExpectedValue]) -> [StepRecord] {
         let screen = compiled.initial.screen
         var simulation = Simulation(screen: screen, strategy: strategy)
-        let accessories = AccessoryRule(scenario: scenario, resolved: compiled.initial, device: device)
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
                                     trackedViews: trackedViews(compiled.initial, expected: expected),
                                     names: screen.names, toolbar: scenario.options.toolbar,
-                                    ownAccessories: Set(accessories.declared.keys))
+                                    ownAccessories: compiled.ownAccessories)
         let baseline = RestoreBaseline(screen)
         var keyboardWasShown = false
         var records: [StepRecord] = []

@@ -22,8 +22,8 @@ struct ScenarioDriver {
     /// Screens already resolved for this scenario and device, shared with the cell's other keyboards.
     var screens: ScreenCache? = nil
 
-    /// The compiled steps and the screen the cell starts on.
-    func compile() throws(ScenarioFileError) -> (initial: ResolvedScreen, steps: [CompiledStep]) {
+    /// The compiled steps, the screen the cell starts on, and the inputs with their own accessory view.
+    func compile() throws(ScenarioFileError) -> (initial: ResolvedScreen, steps: [CompiledStep], ownAccessories: Set<NodeID>) {
         var state = try State(scenario: scenario, device: device, orientation: cellOrientation, kind: keyboardKind,
                               cache: screens)
         let initial = state.resolved
@@ -32,7 +32,7 @@ struct ScenarioDriver {
         for step in scenario.steps {
             steps.append(try state.compile(step))
         }
-        return (initial, steps)
+        return (initial, steps, Set(state.accessories.declared.keys))
     }
 
     /// What the driver tracks between steps: focus, keyboard, orientation and their screens.
@@ -154,19 +154,18 @@ struct ScenarioDriver {
                     throw ScenarioFileError(at: located.location, field: "steps.caret",
                                             message: "no input is focused: a caret step follows a focus step")
                 }
-                let node = resolved.screen[focused]
-                let x = node.textContainerInset.left + node.lineFragmentPadding
-                let line = Screen.defaultCaretLineHeight
+                let screen = resolved.screen
                 switch position {
                 case .start:
                     action = "caret start"
-                    events.append(.caret(focused, Rect(x: x, y: node.textContainerInset.top, width: 2, height: line)))
+                    let top = screen[focused].textContainerInset.top
+                    events.append(.caret(focused, screen.caretLine(of: focused, top: top)))
                 case .end:
                     action = "caret end"
                     events.append(.caret(focused, nil))
                 case .line(let y):
                     action = "caret \(format(y))"
-                    events.append(.caret(focused, Rect(x: x, y: y, width: 2, height: line)))
+                    events.append(.caret(focused, screen.caretLine(of: focused, top: y)))
                 }
             case .background:
                 action = "background"

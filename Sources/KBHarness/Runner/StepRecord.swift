@@ -148,8 +148,10 @@ struct StepObserver {
             let frame = screen.frameInWindow(focused)
             metrics.append(("focused.minY", frame.minY))
             metrics.append(("focused.maxY", frame.maxY))
+            // A scrolling text view is judged by its caret line: its top may scroll under a bar or the keyboard.
+            let judged = EditingTarget(of: focused, in: screen)
             if let keyboard {
-                let coverage = Coverage(of: focused, in: screen, keyboard: keyboard)
+                let coverage = Coverage(of: judged, keyboard: keyboard)
                 metrics.append(("gap", keyboard.minY - frame.maxY))
                 metrics.append(("occlusion", coverage.occlusion))
                 if coverage.occlusion > tolerance {
@@ -157,13 +159,9 @@ struct StepObserver {
                     details.append((.covered, coverage.message(names[focused.index], keyboard: keyboard)))
                 }
             }
-            // A scrolling text view is judged by its caret line here too: its top may scroll under the bar.
-            let judged = screen.visibleEditingFrame(of: focused)
-            let isCaret = screen[focused].kind == .textView && screen[focused].isScrollEnabled
-            if judged.minY < topGuide - tolerance {
+            if judged.frame.minY < topGuide - tolerance {
                 failed.append(.aboveTopGuide)
-                let what = isCaret ? "\(names[focused.index])'s caret line" : names[focused.index]
-                details.append((.aboveTopGuide, "\(what) is above the top guide: its top \(format(judged.minY)) < \(format(topGuide))"))
+                details.append((.aboveTopGuide, "\(judged.label(names[focused.index])) is above the top guide: its top \(format(judged.frame.minY)) < \(format(topGuide))"))
             }
         }
 
@@ -266,28 +264,45 @@ struct RestoreBaseline {
     }
 }
 
+/// What the verdicts judge of an editing input, in window coordinates: the field itself, or a
+/// scrolling text view's caret line (its top may legitimately scroll under a bar or the keyboard).
+struct EditingTarget {
+    /// The judged rectangle, in window coordinates.
+    let frame: Rect
+    /// Whether `frame` is a caret line rather than the whole input.
+    let isCaret: Bool
+
+    /// The judged part of `input` as `screen` shows it now.
+    init(of input: NodeID, in screen: Screen) {
+        frame = screen.visibleEditingFrame(of: input)
+        isCaret = screen[input].isScrollableTextView
+    }
+
+    /// `email`, or `notes's caret line`, for messages.
+    func label(_ name: String) -> String {
+        isCaret ? "\(name)'s caret line" : name
+    }
+}
+
 /// How much of what an editing input shows the user lies under the docked keyboard: one number for the
 /// `covered` verdict, its message, the `occlusion` metric and the pictures.
 struct Coverage {
-    /// What is judged, in window coordinates: the field, or a scrolling text view's caret line.
-    let target: Rect
-    /// Whether `target` is a caret line rather than the whole input.
-    let isCaret: Bool
+    /// What is judged: the field, or a scrolling text view's caret line.
+    let target: EditingTarget
     /// Points of `target` under the keyboard (0 when they do not overlap horizontally or vertically).
     let occlusion: Double
 
-    /// Measures `input` against `keyboard` (window coordinates).
-    init(of input: NodeID, in screen: Screen, keyboard: Rect) {
-        target = screen.visibleEditingFrame(of: input)
-        isCaret = screen[input].kind == .textView && screen[input].isScrollEnabled
-        let overlapsHorizontally = target.maxX > keyboard.minX && target.minX < keyboard.maxX
-        occlusion = overlapsHorizontally ? max(0, min(target.maxY, keyboard.maxY) - max(target.minY, keyboard.minY)) : 0
+    /// Measures `target` against `keyboard` (window coordinates).
+    init(of target: EditingTarget, keyboard: Rect) {
+        self.target = target
+        let frame = target.frame
+        let overlapsHorizontally = frame.maxX > keyboard.minX && frame.minX < keyboard.maxX
+        occlusion = overlapsHorizontally ? max(0, min(frame.maxY, keyboard.maxY) - max(frame.minY, keyboard.minY)) : 0
     }
 
     /// `email is covered: 12 pt of it under the keyboard (bottom 420, keyboard top 408)`.
     func message(_ name: String, keyboard: Rect) -> String {
-        let what = isCaret ? "\(name)'s caret line" : name
-        return "\(what) is covered: \(format(occlusion)) pt of it under the keyboard (bottom \(format(target.maxY)), keyboard top \(format(keyboard.minY)))"
+        "\(target.label(name)) is covered: \(format(occlusion)) pt of it under the keyboard (bottom \(format(target.frame.maxY)), keyboard top \(format(keyboard.minY)))"
     }
 }
 

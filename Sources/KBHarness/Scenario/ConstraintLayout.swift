@@ -18,8 +18,7 @@ struct ConstraintLayoutResult: Sendable {
     /// Whether `screen` gives every view the safe-area insets this solve read.
     func agrees(with screen: ResolvedScreen) -> Bool {
         safeAreasRead.allSatisfy { id, insets in
-            let node = id == "$root" ? screen.contentRoot : screen.screen.node(named: id)
-            return node.map { screen.screen[$0].safeAreaInsets == insets } ?? true
+            screen.screen.node(named: id).map { screen.screen[$0].safeAreaInsets == insets } ?? true
         }
     }
 }
@@ -174,7 +173,7 @@ struct ConstraintLayout {
     }
 
     /// The node the first layout gave a view.
-    func node(_ id: String) -> NodeID? { id == "$root" ? laidOut.contentRoot : laidOut.screen.node(named: id) }
+    func node(_ id: String) -> NodeID? { laidOut.screen.node(named: id) }
 
     /// The rectangle a view offers its subviews' frames: its content for a scroll view, else itself.
     func contentBox(of position: Int) -> Box {
@@ -187,12 +186,9 @@ struct ConstraintLayout {
     /// A view's safe-area insets and layout margins from the first layout.
     mutating func guides(of position: Int) -> (safe: EdgeInsets, margins: EdgeInsets) {
         guard let id = node(items[position].id) else { return (.zero, .zero) }
-        let node = laidOut.screen[id]
-        safeAreasRead[items[position].id] = node.safeAreaInsets
-        if position == 0 { return (node.safeAreaInsets, node.layoutMargins) }
-        let safe = node.safeAreaInsets
-        // UIKit's default margins of a subview: 8 pt, moved inside the safe area.
-        return (safe, EdgeInsets(top: 8 + safe.top, left: 8 + safe.left, bottom: 8 + safe.bottom, right: 8 + safe.right))
+        let safe = laidOut.screen[id].safeAreaInsets
+        safeAreasRead[items[position].id] = safe
+        return (safe, laidOut.screen.layoutMargins(of: id))
     }
 
     // MARK: - Constraints

@@ -39,8 +39,7 @@ extension Scenario {
     /// The node tree (count, order, kinds) is the same in every orientation, so a rotation step can hand
     /// the other orientation's screen to the engine as a relayout.
     public func resolve(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
-        var resolver = LayoutResolver(scenario: self, device: device, orientation: orientation)
-        let laidOut = try resolver.run()
+        let laidOut = try resolveWithoutAutoLayout(on: device, orientation: orientation)
         guard usesAutoLayout else { return laidOut }
         // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay
         // the screen out again with the frames it decided.
@@ -86,9 +85,6 @@ private struct LayoutResolver {
     var nodeIDs: [String: NodeID] = [:]
     var searchBars: [String: NodeID] = [:]
     var navigationSearchField: NodeID?
-    /// The content root's size and safe area: every other node's safe area is its overlap with it.
-    var rootSize = Size.zero
-    var rootSafe = EdgeInsets.zero
     /// What Auto Layout decided, when the scenario has constraints.
     let overrides: ConstraintLayoutResult?
 
@@ -107,20 +103,15 @@ private struct LayoutResolver {
         EdgeInsets(top: safe.top, left: sideMargin, bottom: safe.bottom, right: sideMargin)
     }
 
-    /// The part of the `region`'s inset band that a rectangle covers, per edge, clipped to its size.
-    static func overlap(of rect: Rect, with insets: EdgeInsets, in region: Size) -> EdgeInsets {
-        func clip(_ value: Double, _ limit: Double) -> Double { min(max(value, 0), max(limit, 0)) }
-        return EdgeInsets(top: clip(insets.top - rect.minY, rect.height),
-                          left: clip(insets.left - rect.minX, rect.width),
-                          bottom: clip(rect.maxY - (region.height - insets.bottom), rect.height),
-                          right: clip(rect.maxX - (region.width - insets.right), rect.width))
+    /// The layout margins UIKit gives any other view: 8 pt, plus the safe area it overlaps.
+    static func subviewMargins(_ safe: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(top: 8 + safe.top, left: 8 + safe.left, bottom: 8 + safe.bottom, right: 8 + safe.right)
     }
 
     mutating func run() throws(ScenarioFileError) -> ResolvedScreen {
         let container = scenario.container
         let views = try addContainerViews()
-        let rootFrame = views.rootFrame
-        rootSize = rootFrame.size
+        let rootFrame = views.rootFrame, rootSafe = views.rootSafe
 
         let rootSpec = scenario.rootView
         let rootContent = try contentLayout(of: rootSpec, size: rootFrame.size, safe: rootSafe)
@@ -169,10 +160,12 @@ private struct LayoutResolver {
         var rootFrame: Rect
         /// `navigationBar.frame` in the navigation controller's view.
         var navigationBarFrame: Rect
+        /// The content view's safe-area insets: the window's, the bars', the sheet's, where they cover it.
+        var rootSafe: EdgeInsets
     }
 
     /// Adds the container's views (tab bar, navigation and presenting controllers' views, the sheet) and
-    /// works out the content view's frame and safe area (`rootSafe`): under the bars, or kept out from
+    /// works out the content view's frame and safe area: under the bars, or kept out from
     /// under opaque ones.
     private mutating func addContainerViews() throws(ScenarioFileError) -> ContainerViews {
         let width = window.frame.width, height = window.frame.height
@@ -181,13 +174,14 @@ private struct LayoutResolver {
         let container = scenario.container
         let navigationBarHeight = device.navigationBarHeight(orientation, largeTitle: scenario.navigationBar.isLargeTitle)
         var views = ContainerViews(rootFrame: full,
-                                   navigationBarFrame: Rect(x: 0, y: safe.top, width: width, height: navigationBarHeight))
-        rootSafe = safe
+                                   navigationBarFrame: Rect(x: 0, y: safe.top, width: width, height: navigationBarHeight),
+                                   rootSafe: safe)
+        var rootSafe = safe
         if container == .navigationInSheet {
             // A navigation controller presented as a sheet: its view is the card, its bar at the card's top.
             views.presenting = addPresentingView(safe: safe)
             let sheet = try checkedSheetFrame()
-            let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
+            let sheetSafe = SafeEdges(full, inset: safe).insets(of: sheet)
             let node = builder.addView("$navigation", .view, frame: sheet, in: nil) { [margins = rootMargins(sheetSafe)] in
                 $0.safeAreaInsets = sheetSafe
                 $0.layoutMargins = margins
@@ -222,7 +216,7 @@ private struct LayoutResolver {
             if container.isPresented {
                 views.presenting = addPresentingView(safe: safe)
                 let sheet = try checkedSheetFrame()
-                let sheetSafe = LayoutResolver.overlap(of: sheet, with: safe, in: full.size)
+                let sheetSafe = SafeEdges(full, inset: safe).insets(of: sheet)
                 views.rootParent = builder.addView("$sheet", .view, frame: sheet, in: nil) { $0.safeAreaInsets = sheetSafe }
                 views.rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
                 rootSafe = sheetSafe
@@ -240,7 +234,7 @@ private struct LayoutResolver {
         if container.hasTabBar && !controller.extendsUnderBottomBar(scenario.tabBar) {
             views.rootFrame.size.height = max(0, views.rootFrame.height - rootSafe.bottom)
         }
-        rootSafe = fullRootSafe.insets(of: views.rootFrame)
+        views.rootSafe = fullRootSafe.insets(of: views.rootFrame)
         return views
     }
 
@@ -469,6 +463,7 @@ private struct LayoutResolver {
         let pin = overrides?.keyboardGuidePins[spec.id]
         let node = builder.addView(spec.id, spec.kind, frame: frame, in: parent.node) { node in
             node.safeAreaInsets = safe
+            node.layoutMargins = LayoutResolver.subviewMargins(safe)
             LayoutResolver.apply(spec, contentSize: content.size, to: &node)
             if let pin { node.keyboardLayoutGuideSpacing = pin }
         }
@@ -498,15 +493,14 @@ private struct LayoutResolver {
     /// a table under a translucent bar starts with its first row below the bar.
     private mutating func settleScroll(_ id: NodeID, spec: ViewSpec, frameInRoot: Rect, safe: EdgeInsets,
                                        isBarControllerContent: Bool) -> (offset: Point, offered: SafeEdges) {
-        var offered = SafeEdges(frameInRoot, inset: safe)
+        let offered = SafeEdges(frameInRoot, inset: safe)
         guard spec.kind.isScrollView, let scroll = spec.scroll else { return (.zero, offered) }
+        // The engine's rule (`Screen.adjustedContentInset`), applied before the screen exists.
         let axes = AdjustedAxes.of(builder.nodes[id.index], isBarControllerContent: isBarControllerContent)
-        if axes.vertical { offered.top = -.infinity; offered.bottom = .infinity }
-        if axes.horizontal { offered.left = -.infinity; offered.right = .infinity }
-        let offset = scroll.contentOffset ?? Point(x: -(scroll.contentInset.left + (axes.horizontal ? safe.left : 0)),
-                                                   y: -(scroll.contentInset.top + (axes.vertical ? safe.top : 0)))
+        let adjusted = axes.adjusting(scroll.contentInset, by: safe)
+        let offset = scroll.contentOffset ?? Point(x: -adjusted.left, y: -adjusted.top)
         builder.updateView(id) { $0.contentOffset = offset }
-        return (offset, offered)
+        return (offset, axes.passedOn(offered))
     }
 
     /// Adds a generated plain container (table header, cell) and the scenario views inside it.
@@ -517,6 +511,7 @@ private struct LayoutResolver {
         let safe = parent.offered.insets(of: rectInRoot)
         let node = builder.addView(name, kind, frame: frame, in: parent.node) { node in
             node.safeAreaInsets = safe
+            node.layoutMargins = LayoutResolver.subviewMargins(safe)
             node.indexPath = indexPath
         }
         if let id { nodeIDs[id] = node }

@@ -60,7 +60,7 @@ extension IQKeyboardManager {
         let rootSuperview = screen.superview(of: rootView)
         let distance = keyboardDistance(for: input, in: screen)
         let safeBottom = options.quirks.addsBeginSafeAreaToKeyboard ? configuration.beginSafeAreaInsets.bottom : 0
-        let isScrollableTextView = screen[input].kind == .textView && screen[input].isScrollEnabled
+        let isScrollableTextView = screen[input].isScrollableTextView
         return Measurements(
             input: input, rootView: rootView, rootSuperview: rootSuperview,
             beginOrigin: configuration.beginOrigin,
@@ -94,7 +94,8 @@ extension IQKeyboardManager {
            options.quirks.ignoresHiddenNavigationBar || !screen[navigation].isNavigationBarHidden {
             navigationArea = bar.maxY
         }
-        let margins = liveLayoutMargins(of: screen[rootController].view, in: screen)
+        // Read live, as the library reads `rootController.view.directionalLayoutMargins` (§2.3.2).
+        let margins = screen.layoutMargins(of: screen[rootController].view)
         let bottom = isScrollableTextView || !options.quirks.bottomGuideUsesLayoutMargins ? 0 : margins.bottom
         return LayoutGuides(top: max(navigationArea, margins.top), bottom: bottom)
     }

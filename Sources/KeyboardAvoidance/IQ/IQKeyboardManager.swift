@@ -140,7 +140,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
         }
         let view = world.screen[controller].view
         let new = RootConfiguration(rootController: controller, beginOrigin: world.screen[view].frame.origin,
-                                    beginSafeAreaInsets: liveSafeAreaInsets(of: view, in: world.screen),
+                                    beginSafeAreaInsets: world.screen.safeAreaInsets(of: view),
                                     beginOrientation: world.screen.window.orientation)
         if let old = rootConfiguration {
             let sameSession = old.beginOrientation == new.beginOrientation
@@ -356,15 +356,5 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
                                        startingContentInset: node.contentInset,
                                        startingScrollIndicatorInsets: node.verticalScrollIndicatorInsets,
                                        canRestoreContentOffset: canRestoreContentOffset)
-    }
-
-    /// The root view's `safeAreaInsets`, live: UIKit recomputes them whenever the view moves.
-    func liveSafeAreaInsets(of view: NodeID, in screen: Screen) -> EdgeInsets {
-        screen.safeAreaInsets(of: view)
-    }
-
-    /// The root view's `directionalLayoutMargins`, read live as the library reads them (§2.3.2).
-    func liveLayoutMargins(of view: NodeID, in screen: Screen) -> EdgeInsets {
-        screen.layoutMargins(of: view)
     }
 }

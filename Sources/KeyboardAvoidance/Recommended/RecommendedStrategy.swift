@@ -211,7 +211,6 @@ public struct RecommendedStrategy: AvoidanceAlgorithm {
     /// `content + adjustedContentInset.bottom − height`, never above the resting top (a text view's
     /// content holds its caret line).
     func restingMaxOffsetY(of id: NodeID, in screen: Screen) -> Double {
-        let node = screen[id], inset = screen.adjustedContentInset(of: id)
-        return max(contentHeight(of: node) + inset.bottom - node.frame.height, -inset.top)
+        screen.contentOffsetRangeY(of: id, contentHeight: contentHeight(of: screen[id])).upperBound
     }
 }
