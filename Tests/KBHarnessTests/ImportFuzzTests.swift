@@ -3,25 +3,10 @@ import Testing
 import KBSQLite
 @testable import KBHarness
 
-/// A small, fast, seedable generator (SplitMix64), so every fuzz run with the same seed sees the same files.
-struct FuzzRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound` (`bound` > 0).
+/// The fuzzer draws from the harness's own `SplitMix64`, so every run with the same seed sees the same files.
+extension SplitMix64 {
+    /// A number in `0..<bound` (`bound` > 0), by plain modulo: the mutations' bias does not matter.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    /// One element of a non-empty array.
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
 
 /// Seeded mutations of valid scenario files: the kinds of damage an editor, a merge or a bad script does.
@@ -39,7 +24,7 @@ enum ScenarioMutator {
                         "replaced scalar", "unknown key"]
 
     /// `text` with one to three seeded mutations applied.
-    static func mutate(_ text: String, _ random: inout FuzzRandom) -> [UInt8] {
+    static func mutate(_ text: String, _ random: inout SplitMix64) -> [UInt8] {
         var bytes = Array(text.utf8)
         for _ in 0...random.below(3) {
             bytes = apply(random.below(kinds.count), to: bytes, &random)
@@ -47,7 +32,7 @@ enum ScenarioMutator {
         return bytes
     }
 
-    private static func apply(_ kind: Int, to bytes: [UInt8], _ random: inout FuzzRandom) -> [UInt8] {
+    private static func apply(_ kind: Int, to bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
         guard !bytes.isEmpty else { return bytes }
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
         let index = random.below(lines.count)
@@ -137,7 +122,7 @@ enum ScenarioMutator {
         defer { store.close() }
         var hash = try Self.contentHash(store.database)
         var changes = store.database.totalChanges
-        var random = FuzzRandom(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         var refusedByDecoder = 0, refusedByLibrary = 0, imported = 0
         let clock = ContinuousClock()
         let start = clock.now
@@ -218,7 +203,7 @@ enum ScenarioMutator {
     }
 
     @Test func theMutatorIsDeterministic() {
-        var first = FuzzRandom(seed: 7), second = FuzzRandom(seed: 7)
+        var first = SplitMix64(seed: 7), second = SplitMix64(seed: 7)
         let text = "key: t/a\ntitle: T\nviews:\n  - {id: a, kind: view}\n"
         let a = (0..<50).map { _ in ScenarioMutator.mutate(text, &first) }
         let b = (0..<50).map { _ in ScenarioMutator.mutate(text, &second) }

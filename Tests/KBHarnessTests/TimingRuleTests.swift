@@ -3,18 +3,8 @@ import Testing
 import KBSQLite
 @testable import KBHarness
 
-/// A seeded generator (SplitMix64), so the synthetic timing samples are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Synthetic timing samples come from the harness's seeded `SplitMix64`, so they are the same on every run.
+extension SplitMix64 {
     /// A standard normal deviate (Box–Muller).
     mutating func normal() -> Double {
         let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self), u2 = Double.random(in: 0..<1, using: &self)
@@ -23,7 +13,7 @@ private struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// `count` samples around `median` ns: log-normal noise of spread `sigma` (0.02 = about ±2 %).
-private func samples(_ count: Int, median: Double, sigma: Double, _ generator: inout SeededGenerator) -> [Int64] {
+private func samples(_ count: Int, median: Double, sigma: Double, _ generator: inout SplitMix64) -> [Int64] {
     (0..<count).map { _ in Int64((median * exp(sigma * generator.normal())).rounded()) }
 }
 
@@ -101,7 +91,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
         let z = (30 - 0.5) / 36300.0.squareRoot()
         #expect(abs(result.pValue - erfc(z / 2.0.squareRoot())) < 1e-12)
         // The exact and the approximate p agree roughly where both apply (30 × 30, SciPy: 3.46e-6 vs 1.02e-5).
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let a = (0..<30).map { _ in Double.random(in: 0..<1, using: &generator) }
         let b = (0..<30).map { _ in Double.random(in: 0..<1, using: &generator) + 0.3 }
         let exact = MannWhitney.test(a, b)
@@ -111,7 +101,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     }
 
     @Test func theTestIsSymmetric() {
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         for trial in 0..<50 {
             let m = 3 + trial % 9, n = 4 + trial % 7
             // Small integers, so ties happen in some trials and the approximation is exercised too.
@@ -175,7 +165,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     }
 
     @Test func aRealSlowdownIsASignificantConfirmedRegression() throws {
-        var generator = SeededGenerator(seed: 1)
+        var generator = SplitMix64(seed: 1)
         let before = samples(11, median: 10_000, sigma: 0.02, &generator)
         let after = samples(11, median: 13_000, sigma: 0.02, &generator)
         let again = samples(11, median: 13_000, sigma: 0.02, &generator)
@@ -209,7 +199,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     }
 
     @Test func aRegressionTheReMeasureDoesNotReproduceIsUnconfirmedAndNeverFails() throws {
-        var generator = SeededGenerator(seed: 2)
+        var generator = SplitMix64(seed: 2)
         let before = samples(11, median: 10_000, sigma: 0.02, &generator)
         let after = samples(11, median: 13_000, sigma: 0.02, &generator)
         let back = samples(11, median: 10_000, sigma: 0.02, &generator)  // the slowdown was a hiccup
@@ -233,7 +223,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     @Test func pureNoiseStaysBelowOnePercentFalsePositives() {
         // Same distribution on both sides, with noise wide enough (±25 % log-normal, 30 µs) that the medians
         // alone often differ by more than 10 % and 2 µs: the Mann–Whitney test is what keeps it quiet.
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let rule = TimingRule()
         var effectOnly = 0, flagged = 0, confirmed = 0
         let trials = 200
@@ -254,7 +244,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     }
 
     @Test func aSlowdownBelowTheAbsoluteFloorIsNoRegression() {
-        var generator = SeededGenerator(seed: 3)
+        var generator = SplitMix64(seed: 3)
         let before = samples(11, median: 1_000, sigma: 0.02, &generator)
         let after = samples(11, median: 1_300, sigma: 0.02, &generator)  // +30 %, but only +300 ns
         let judgement = TimingRule().judge(after, against: before)
@@ -271,7 +261,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     }
 
     @Test func tooFewSamplesGiveLowConfidenceThatNeverFails() throws {
-        var generator = SeededGenerator(seed: 4)
+        var generator = SplitMix64(seed: 4)
         var options = RunOptions()
         options.failOnTiming = true
         for count in [3, 6] {  // minimum p: 0.1 and 0.00216, both ≥ 0.002
@@ -294,7 +284,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     }
 
     @Test func aSignificantSpeedUpIsAnImprovementThatNeverFails() throws {
-        var generator = SeededGenerator(seed: 5)
+        var generator = SplitMix64(seed: 5)
         let before = samples(11, median: 13_000, sigma: 0.02, &generator)
         let after = samples(11, median: 10_000, sigma: 0.02, &generator)
         var options = RunOptions()
@@ -310,7 +300,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     }
 
     @Test func differentHostBuildOrDefinitionIsNotComparable() throws {
-        var generator = SeededGenerator(seed: 6)
+        var generator = SplitMix64(seed: 6)
         let before = samples(11, median: 10_000, sigma: 0.02, &generator)
         let after = samples(11, median: 13_000, sigma: 0.02, &generator)
         var options = RunOptions()
