@@ -320,6 +320,38 @@ import Testing
         #expect(kinds.declaredAccessoryHeights == ["body": 50.5, "find": 30])
     }
 
+    @Test func anInputInATableHeaderOrFooterViewKeepsItsDeclaredAccessory() throws {
+        let text = """
+            key: t/table-accessories
+            title: Table header and footer inputs
+            views:
+              - id: table
+                kind: tableView
+                frame: {in: safeArea}
+                sections:
+                  - {rowHeight: 44, rows: 3}
+                tableHeader:
+                  height: 60
+                  views:
+                    - {id: search, kind: textField, frame: {left: 16, right: 16, top: 8, height: 44}, inputAccessoryView: {height: 40}}
+                tableFooter:
+                  height: 60
+                  views:
+                    - {id: promo, kind: textField, frame: {left: 16, right: 16, top: 8, height: 44}, inputAccessoryView: {height: 60}}
+            steps:
+              - focus: search
+              - focus: promo
+            """
+        #expect(try scenario(text).declaredAccessoryHeights == ["search": 40, "promo": 60])
+        let (runner, outcome) = try run(text)
+        // iPhone SE portrait, no toolbar: 216 keys + the declared accessory; tops 568 - 256 = 312, 568 - 276 = 292.
+        #expect(outcome.steps[0].value(of: "keyboard.height") == 256)
+        #expect(outcome.steps[1].value(of: "keyboard.height") == 276)
+        #expect(outcome.steps[1].value(of: "keyboard.minY") == 292)
+        #expect(outcome.steps[1].value(of: "keyboard.accessory") == 60)
+        #expect(try runner.compile().steps[1].accessory == InputAccessory(height: 60, source: .declared))
+    }
+
     @Test func badAccessoriesAreRefusedWithTheirPlaceAndField() {
         let base = "key: t/a\ntitle: T\nviews:\n  - id: f\n    kind: textField\n"
         func expectError(_ line: String, column: Int, field: String, _ message: String,

@@ -58,13 +58,9 @@ extension Scenario {
     /// The `inputAccessoryView` heights the scenario's inputs declare, by view id.
     var declaredAccessoryHeights: [String: Double] {
         var result: [String: Double] = [:]
-        func visit(_ view: ViewSpec) {
+        forEachView { view in
             if let height = view.input?.inputAccessoryHeight { result[view.id] = height }
-            view.children.forEach(visit)
-            view.table?.header?.children.forEach(visit)
-            for cell in (view.table?.cells ?? []) + (view.collection?.cells ?? []) { cell.children.forEach(visit) }
         }
-        visit(rootView)
         return result
     }
 }

@@ -983,31 +983,38 @@ public struct Scenario: Equatable, Sendable {
     /// The engine options for IQKeyboardManager.
     public func iqOptions() -> IQOptions { options.iqOptions() }
 
+    /// Calls `body` on the content root and every view under it: subviews, table header and footer
+    /// views, and the subviews of declared cells. The one walk every per-view question uses.
+    public func forEachView(_ body: (ViewSpec) -> Void) {
+        func visit(_ view: ViewSpec) {
+            body(view)
+            view.children.forEach(visit)
+            view.table?.header?.children.forEach(visit)
+            view.table?.footer?.children.forEach(visit)
+            for cell in (view.table?.cells ?? []) + (view.collection?.cells ?? []) { cell.children.forEach(visit) }
+        }
+        visit(rootView)
+    }
+
     /// Every view by id, the content root included under its alias; search bars also as `<id>.field`.
     public var viewsByID: [String: ViewSpec] {
         var result: [String: ViewSpec] = [:]
-        func visit(_ view: ViewSpec) {
+        forEachView { view in
             result[view.id] = view
             if view.kind == .searchBar {
                 var field = view
                 field.kind = .searchTextField
                 result[view.id + ".field"] = field
             }
-            view.children.forEach(visit)
-            view.table?.header?.children.forEach(visit)
-            view.table?.footer?.children.forEach(visit)
             for cell in (view.table?.cells ?? []) + (view.collection?.cells ?? []) {
-                if let id = cell.id {
-                    var cellView = ViewSpec(id: id, kind: view.kind == .tableView ? .tableCell : .collectionCell,
-                                            frame: FrameSpec(location: cell.location), path: cell.path,
-                                            location: cell.location)
-                    cellView.children = cell.children
-                    result[id] = cellView
-                }
-                cell.children.forEach(visit)
+                guard let id = cell.id else { continue }
+                var cellView = ViewSpec(id: id, kind: view.kind == .tableView ? .tableCell : .collectionCell,
+                                        frame: FrameSpec(location: cell.location), path: cell.path,
+                                        location: cell.location)
+                cellView.children = cell.children
+                result[id] = cellView
             }
         }
-        visit(rootView)
         if let alias = rootViewAlias { result[alias] = rootView }
         result[rootView.id] = nil
         return result
