@@ -132,14 +132,21 @@ struct ConstraintLayout {
         collect(scenario.rootView, id: "$root", parent: nil)
         // The axes each view's own constraints reach: there its frame keeps only the edges it writes.
         var constrainedAxes: [String: (horizontal: Bool, vertical: Bool)] = [:]
+        // Views any constraint names, on either side: without a frame, they are placed by constraints alone
+        // (`translatesAutoresizingMaskIntoConstraints = false`), as Interface Builder's often are from the
+        // second side only (`superview.trailing == field.trailing + 20`).
+        var named = Set<String>()
         for spec in scenario.constraints {
+            for anchor in [spec.first, spec.second] { if case .view(let id)? = anchor?.item { named.insert(id) } }
             guard case .view(let id) = spec.first.item else { continue }
             var axes = constrainedAxes[id] ?? (false, false)
             if spec.first.attribute.isHorizontal { axes.horizontal = true } else { axes.vertical = true }
             constrainedAxes[id] = axes
         }
         for position in items.indices {
-            try addFrameConstraints(of: position, constrainedAxes: constrainedAxes[items[position].id])
+            let id = items[position].id
+            try addFrameConstraints(of: position, constrainedAxes: constrainedAxes[id],
+                                    isNamed: named.contains(id) || (position == 0))
         }
         for position in items.indices where items[position].spec.kind == .stackView {
             try addStackConstraints(of: position)
@@ -205,8 +212,8 @@ struct ConstraintLayout {
 
     /// The root is fixed where the container put it; other views follow their frames unless constraints
     /// place them; scroll views' content sizes follow the scenario, or their content layout guide.
-    mutating func addFrameConstraints(of position: Int, constrainedAxes: (horizontal: Bool, vertical: Bool)?)
-        throws(ScenarioFileError) {
+    mutating func addFrameConstraints(of position: Int, constrainedAxes: (horizontal: Bool, vertical: Bool)?,
+                                      isNamed: Bool) throws(ScenarioFileError) {
         let item = items[position]
         let tag = ConstraintLayout.generatedTagBase + position
         if let content = item.content {
@@ -221,9 +228,20 @@ struct ConstraintLayout {
             return
         }
         let given = item.spec.frame.isGiven
-        if !given && constrainedAxes != nil { return }
+        if !given && isNamed { return }
         // Arranged subviews are placed by their stack (`addStackConstraints`).
         if items[parent].spec.kind == .stackView { return }
+        if let autoresizing = item.spec.frame.autoresizing {
+            // The superview's bounds size, which for a scroll view is its frame's, not its content's.
+            let superview = items[parent].box
+            for (position, length, axis, origin, extent) in [
+                (item.box.x, item.box.width, autoresizing.horizontal, superview.x, superview.width),
+                (item.box.y, item.box.height, autoresizing.vertical, superview.y, superview.height)] {
+                try add(position, .equal, origin + axis.positionConstant + extent * axis.positionSlope, tag: tag)
+                try add(length, .equal, extent * axis.lengthSlope + axis.lengthConstant, tag: tag)
+            }
+            return
+        }
         var reference = contentBox(of: parent)
         if item.spec.frame.reference == .safeArea { reference = reference.inset(guides(of: parent).safe) }
         let frame = item.spec.frame
@@ -487,11 +505,22 @@ struct ConstraintLayout {
         case .margins:
             let parent = try needSuperview()
             return items[parent].box.inset(guides(of: parent).margins)
-        case .keyboardGuide:
-            // At rest the guide covers the root view's bottom safe area (usesBottomSafeArea).
+        case .safeAreaGuide(let id):
+            guard let position = index[id] else { throw notPlaced(id, spec, tag) }
+            return items[position].box.inset(guides(of: position).safe)
+        case .marginsGuide(let id):
+            guard let position = index[id] else { throw notPlaced(id, spec, tag) }
+            return items[position].box.inset(guides(of: position).margins)
+        case .keyboardGuide, .bottomLayoutGuide:
+            // At rest the keyboard guide covers the root view's bottom safe area (usesBottomSafeArea); since
+            // iOS 11 the bottom layout guide is that band too.
             let root = items[0].box, bottom = guides(of: 0).safe.bottom
             return Box(x: root.x, y: root.y + root.height - bottom, width: root.width,
                        height: LinearExpression(constant: bottom))
+        case .topLayoutGuide:
+            // Since iOS 11 the top layout guide's length is the root view's top safe-area inset.
+            let root = items[0].box
+            return Box(x: root.x, y: root.y, width: root.width, height: LinearExpression(constant: guides(of: 0).safe.top))
         }
     }
 

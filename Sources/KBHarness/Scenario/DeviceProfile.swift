@@ -502,9 +502,9 @@ enum Identifier {
                 rest: { isLower($0) || isDigit($0) || "/_.-".unicodeScalars.contains($0) })
     }
 
-    /// `[A-Za-z][A-Za-z0-9_.-]*`.
+    /// `[A-Za-z0-9][A-Za-z0-9_.-]*`: a leading digit is allowed, as Interface Builder's object ids have them.
     static func isViewID(_ text: String) -> Bool {
-        matches(text, first: { isLetter($0) },
+        matches(text, first: { isLetter($0) || isDigit($0) },
                 rest: { isLetter($0) || isDigit($0) || "_.-".unicodeScalars.contains($0) })
     }
 

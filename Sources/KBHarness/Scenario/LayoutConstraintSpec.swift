@@ -53,6 +53,14 @@ public enum LayoutItem: Hashable, Sendable, CustomStringConvertible {
     case contentLayoutGuide(String)
     /// A scroll view's `frameLayoutGuide` (its frame).
     case frameLayoutGuide(String)
+    /// A named view's `safeAreaLayoutGuide` (Interface Builder constrains any view's, not only the superview's).
+    case safeAreaGuide(String)
+    /// A named view's `layoutMarginsGuide` (Interface Builder's `leadingMargin`, `topMargin`, … attributes).
+    case marginsGuide(String)
+    /// The controller's `topLayoutGuide` (before iOS 11): from the root view's top to its safe-area top.
+    case topLayoutGuide
+    /// The controller's `bottomLayoutGuide` (before iOS 11): from the root view's safe-area bottom to its bottom.
+    case bottomLayoutGuide
 
     /// As written in a scenario file.
     public var description: String {
@@ -64,13 +72,18 @@ public enum LayoutItem: Hashable, Sendable, CustomStringConvertible {
         case .keyboardGuide: return "keyboardGuide"
         case .contentLayoutGuide(let id): return "\(id).contentLayoutGuide"
         case .frameLayoutGuide(let id): return "\(id).frameLayoutGuide"
+        case .safeAreaGuide(let id): return "\(id).safeArea"
+        case .marginsGuide(let id): return "\(id).margins"
+        case .topLayoutGuide: return "topLayoutGuide"
+        case .bottomLayoutGuide: return "bottomLayoutGuide"
         }
     }
 
     /// The view id the item depends on, if it names one.
     public var viewID: String? {
         switch self {
-        case .view(let id), .contentLayoutGuide(let id), .frameLayoutGuide(let id): return id
+        case .view(let id), .contentLayoutGuide(let id), .frameLayoutGuide(let id), .safeAreaGuide(let id),
+             .marginsGuide(let id): return id
         default: return nil
         }
     }
@@ -151,7 +164,8 @@ public enum LayoutConstraintParser {
     }
 
     /// Keywords that name guides and the superview.
-    public static let keywords = ["superview", "safeArea", "margins", "keyboardGuide"]
+    public static let keywords = ["superview", "safeArea", "margins", "keyboardGuide", "topLayoutGuide",
+                                  "bottomLayoutGuide"]
 
     /// Parses one constraint; view ids are checked later, against the scenario's views.
     public static func parse(_ text: String, at location: SourceLocation) throws(Failure) -> LayoutConstraintSpec {
@@ -227,8 +241,14 @@ public enum LayoutConstraintParser {
         case "safeArea": item = .safeArea
         case "margins": item = .margins
         case "keyboardGuide": item = .keyboardGuide
+        case "topLayoutGuide": item = .topLayoutGuide
+        case "bottomLayoutGuide": item = .bottomLayoutGuide
         default:
-            if itemText.hasSuffix(".contentLayoutGuide") {
+            if itemText.hasSuffix(".safeArea") {
+                item = .safeAreaGuide(String(itemText.dropLast(".safeArea".count)))
+            } else if itemText.hasSuffix(".margins") {
+                item = .marginsGuide(String(itemText.dropLast(".margins".count)))
+            } else if itemText.hasSuffix(".contentLayoutGuide") {
                 item = .contentLayoutGuide(String(itemText.dropLast(".contentLayoutGuide".count)))
             } else if itemText.hasSuffix(".frameLayoutGuide") {
                 item = .frameLayoutGuide(String(itemText.dropLast(".frameLayoutGuide".count)))

@@ -71,6 +71,8 @@ private struct ParentLayout {
     var originInRoot: Point
     /// The arrangement, when the parent is a stack view.
     var stack: StackSpec?
+    /// The parent's own size (a scroll view's frame, not its content): what autoresizing follows.
+    var frameSize: Size
 }
 
 /// Builds one `Screen` from a scenario, a device and an orientation.
@@ -390,7 +392,8 @@ private struct LayoutResolver {
         throws(ScenarioFileError) {
         let bounds = Rect(origin: .zero, size: content.size ?? size)
         let layout = ParentLayout(node: node, bounds: bounds, safeInsets: safe, offered: offered,
-                                  originInRoot: originInRoot, stack: spec.kind == .stackView ? spec.stack : nil)
+                                  originInRoot: originInRoot, stack: spec.kind == .stackView ? spec.stack : nil,
+                                  frameSize: size)
         if let table = spec.table {
             for (indexPath, rect) in content.items { builder.addItem(indexPath, rect: rect, in: node) }
             if let header = table.header {
@@ -433,6 +436,9 @@ private struct LayoutResolver {
                 }
                 // UIStackView takes hidden arranged subviews out of the layout, spacing included.
                 if visible { cursor += length + stack.spacing }
+            } else if let autoresizing = child.frame.autoresizing {
+                // Autoresizing follows the superview's bounds size, which for a scroll view is its frame's.
+                frame = autoresizing.resolve(in: Rect(origin: .zero, size: layout.frameSize))
             } else {
                 let reference = child.frame.reference == .safeArea ? bounds.inset(by: layout.safeInsets) : bounds
                 frame = child.frame.resolve(in: reference)

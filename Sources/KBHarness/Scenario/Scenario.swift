@@ -172,6 +172,8 @@ public struct FrameSpec: Hashable, Sendable {
     /// Whether the file writes a `frame:`; a view without one that a constraint places is placed by its
     /// constraints alone. Not part of the definition: an unwritten frame is the default, filling.
     public var isGiven = true
+    /// The frame follows the superview's size by an autoresizing mask instead of the edges above.
+    public var autoresizing: AutoresizingSpec?
 
     /// Creates a frame description; all edges unset means "fill the reference".
     public init(left: Double? = nil, right: Double? = nil, width: Double? = nil, centerX: Double? = nil,
@@ -191,6 +193,7 @@ public struct FrameSpec: Hashable, Sendable {
 
     /// The frame inside `reference` (already the chosen reference rectangle).
     public func resolve(in reference: Rect) -> Rect {
+        if let autoresizing { return autoresizing.resolve(in: reference) }
         let (x, width) = FrameSpec.axis(start: left, end: right, length: self.width, center: centerX,
                                         origin: reference.minX, extent: reference.width)
         let (y, height) = FrameSpec.axis(start: top, end: bottom, length: self.height, center: centerY,
@@ -303,7 +306,8 @@ public struct IntrinsicSpec: Hashable, Sendable {
     /// width follows its constraints); a switch 51 × 31; a slider 31 tall; a segmented control 32 tall and
     /// 16 pt of padding a segment; an image view its image's size.
     public func size(for kind: ViewKind) -> (width: Double?, height: Double?) {
-        if let size { return (size.width, size.height) }
+        // A negative length is UIKit's `noIntrinsicMetric`: none on that axis.
+        if let size { return (size.width < 0 ? nil : size.width, size.height < 0 ? nil : size.height) }
         let line = (fontSize * 1.1934 * 2).rounded(.up) / 2
         func textWidth(_ text: String) -> Double { (Double(text.count) * fontSize * 0.5).rounded(.up) }
         switch kind {
@@ -934,6 +938,8 @@ public struct Scenario: Equatable, Sendable {
     public var knownIssues: [KnownIssue] = []
     /// Auto Layout constraints, solved per device and orientation with the anchor frames.
     public var constraints: [LayoutConstraintSpec] = []
+    /// How Interface Builder drew the scene, for scenarios imported from a storyboard or XIB.
+    public var design: DesignSpec?
 
     /// Whether Auto Layout lays the scenario out: it has constraints or a stack view (whose arrangement
     /// is the constraints `UIStackView` generates).

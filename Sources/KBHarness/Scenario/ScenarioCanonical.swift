@@ -28,6 +28,7 @@ extension Scenario {
         if !constraints.isEmpty {
             object["constraints"] = .array(constraints.map { .string($0.canonicalText) })
         }
+        if let design { object["design"] = design.canonicalValue }
         if container.hasNavigationBar {
             var bar: [String: CanonicalJSON] = ["hidden": .bool(navigationBar.isHidden),
                                                 "largeTitle": .bool(navigationBar.isLargeTitle)]
@@ -59,7 +60,11 @@ extension ViewSpec {
         var object = kindFields
         object["id"] = .string(id)
         // An unwritten frame stays unwritten: constraints alone may place such a view.
-        if frame.isGiven { object["frame"] = frame.canonicalValue }
+        if let autoresizing = frame.autoresizing {
+            object["autoresizing"] = autoresizing.canonicalValue
+        } else if frame.isGiven {
+            object["frame"] = frame.canonicalValue
+        }
         object["hidden"] = .bool(isHidden)
         object["alpha"] = .number(alpha)
         object["userInteraction"] = .bool(isUserInteractionEnabled)
@@ -109,10 +114,14 @@ extension ViewSpec {
         // without them keep their hash and the canonical form reads back.
         if let intrinsic {
             let defaults = IntrinsicSpec(kind: kind)
+            // Only the fields the kind accepts: a plain or text view's content is not text the harness sizes.
+            let accepted = ViewFields.allowedByKind[kind] ?? []
             let textKey = kind == .button ? "title" : kind == .textField ? "placeholder" : "text"
-            if intrinsic.text != defaults.text, kind != .segmentedControl { object[textKey] = .string(intrinsic.text) }
-            if intrinsic.lines != defaults.lines { object["lines"] = .number(Double(intrinsic.lines)) }
-            if intrinsic.fontSize != defaults.fontSize { object["fontSize"] = .number(intrinsic.fontSize) }
+            if intrinsic.text != defaults.text, accepted.contains(textKey) { object[textKey] = .string(intrinsic.text) }
+            if intrinsic.lines != defaults.lines, accepted.contains("lines") { object["lines"] = .number(Double(intrinsic.lines)) }
+            if intrinsic.fontSize != defaults.fontSize, accepted.contains("fontSize") {
+                object["fontSize"] = .number(intrinsic.fontSize)
+            }
             if !intrinsic.segments.isEmpty { object["segments"] = .array(intrinsic.segments.map(CanonicalJSON.string)) }
             if let size = intrinsic.size {
                 object[kind == .imageView ? "imageSize" : "intrinsicSize"] =
@@ -190,6 +199,16 @@ extension FrameSpec {
                                           ("top", top), ("bottom", bottom), ("height", height), ("centerY", centerY)]
         for (name, value) in edges { if let value { object[name] = .number(value) } }
         return .object(object)
+    }
+}
+
+extension AutoresizingSpec {
+    /// The designed frame, the designed superview size and the mask's option names in bit order.
+    var canonicalValue: CanonicalJSON {
+        .object(["frame": .object(["x": .number(frame.minX), "y": .number(frame.minY), "width": .number(frame.width),
+                                   "height": .number(frame.height)]),
+                 "superview": .size(superviewSize),
+                 "mask": .array(mask.names.map(CanonicalJSON.string))])
     }
 }
 

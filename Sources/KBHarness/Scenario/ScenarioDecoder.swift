@@ -3,7 +3,7 @@ import Yams
 
 /// Which fields a view mapping accepts, by kind; the decoder uses it for unknown-key messages too.
 enum ViewFields {
-    static let common = ["id", "kind", "frame", "hidden", "alpha", "userInteraction", "enabled", "tag",
+    static let common = ["id", "kind", "frame", "autoresizing", "hidden", "alpha", "userInteraction", "enabled", "tag",
                          "keyboardLayoutGuide"]
     static let children = ["views"]
     static let scroll = ["contentSize", "contentOffset", "contentInset", "contentInsetAdjustmentBehavior",
@@ -21,13 +21,14 @@ enum ViewFields {
     /// The kind-specific fields of `kind` (common fields excluded).
     static func specific(to kind: ViewKind) -> [String] {
         switch kind {
-        case .view, .deepResponderContainer, .hostingView: return children
+        case .view, .deepResponderContainer: return children + ["intrinsicSize", "hugging", "compressionResistance"]
+        case .hostingView: return children
         case .scrollView: return children + scroll
         case .tableView: return children + scroll + table
         case .collectionView: return children + scroll + collection
         case .stackView: return children + stack
         case .textField: return input + ["placeholder", "fontSize"] + priorities
-        case .textView: return scroll + input + textView
+        case .textView: return scroll + input + textView + ["intrinsicSize", "hugging", "compressionResistance"]
         case .searchBar: return input + searchBar
         case .label: return text + ["lines"] + priorities
         case .button: return ["title", "fontSize"] + priorities
@@ -108,7 +109,7 @@ struct ScenarioDecoder {
     /// The top-level fields.
     static let topLevelFields = ["key", "title", "description", "tags", "container", "navigationBar", "tabBar", "presentation",
                                  "controller", "rootView", "options", "matrix", "views", "steps", "expect",
-                                 "knownIssues", "constraints"]
+                                 "knownIssues", "constraints", "design"]
 
     /// Starts decoding `file`.
     init(file: String) { reader = NodeReader(file: file) }
@@ -231,6 +232,8 @@ struct ScenarioDecoder {
             }
         }
 
+        let design = decodeDesign(fields)
+
         guard reader.errors.isEmpty, let key, let title else { return nil }
         var scenario = Scenario(key: key, title: title, description: description, tags: Array(Set(tags)).sorted(),
                                 container: container, navigationBar: navigationBar, presentation: presentation,
@@ -238,6 +241,7 @@ struct ScenarioDecoder {
                                 matrix: matrix, steps: steps, expectations: expectations, source: top)
         scenario.knownIssues = knownIssues
         scenario.tabBar = tabBar
+        scenario.design = design
         scenario.constraints = constraints
         return scenario
     }
@@ -270,7 +274,10 @@ struct ScenarioDecoder {
                     known = false
                     continue
                 }
-                if case .view = anchor.item { continue }
+                switch anchor.item {
+                case .contentLayoutGuide, .frameLayoutGuide: break
+                default: continue
+                }
                 if !info.kind.isScrollView {
                     reader.fail(item.node, item.path, "'\(id)' is a \(info.kind.rawValue); only scroll views have "
                                 + "a contentLayoutGuide and a frameLayoutGuide")
@@ -280,6 +287,41 @@ struct ScenarioDecoder {
             if known { constraints.append(spec) }
         }
         return constraints
+    }
+
+    /// `design:`: the window Interface Builder drew the scene in and the frames it stored, by view id.
+    private mutating func decodeDesign(_ top: Fields) -> DesignSpec? {
+        guard let fields = reader.open(top, "design", allowed: ["device", "window", "orientation", "frames", "misplaced"])
+        else { return nil }
+        let device = reader.string(fields, "device", required: true)
+        let window = reader.open(fields, "window", allowed: ["width", "height"], required: true)
+        let width = window.flatMap { reader.number($0, "width", .positive, required: true) }
+        let height = window.flatMap { reader.number($0, "height", .positive, required: true) }
+        let orientation = reader.choice(fields, "orientation", Orientation.self) ?? .portrait
+        var frames: [String: Rect] = [:]
+        if let node = fields["frames"], let map = reader.open(node, at: fields.path("frames"),
+                                                               allowed: Array(ids.keys) + ["$root"]) {
+            for id in map.entries.keys.sorted() {
+                let path = map.path(id)
+                guard let items = reader.items(map[id]!, at: path), items.count == 4 else {
+                    reader.fail(map[id]!, path, "expected [x, y, width, height]")
+                    continue
+                }
+                let numbers = items.compactMap { reader.number($0.node, at: $0.path) }
+                if numbers.count == 4 { frames[id] = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) }
+            }
+        }
+        var misplaced: [String] = []
+        for id in reader.strings(fields, "misplaced") ?? [] {
+            if ids[id.value] == nil {
+                reader.fail(at: id.location, fields.path("misplaced"), "no view '\(id.value)'")
+            } else {
+                misplaced.append(id.value)
+            }
+        }
+        guard let device, let width, let height else { return nil }
+        return DesignSpec(device: device, window: Size(width: width, height: height), orientation: orientation,
+                          frames: frames, misplaced: misplaced)
     }
 
     /// `knownIssues:` entries: `{invariant, note, strategy?, steps?, devices?, orientations?, keyboards?}`.
@@ -315,7 +357,7 @@ struct ScenarioDecoder {
     private mutating func register(_ id: String, kind: ViewKind, node: Node, field: String, unfocusable: String?) {
         let location = reader.location(of: node)
         if !Identifier.isViewID(id) {
-            reader.fail(node, field, "'\(id)' is not a valid view id: letters, digits and _ . -, starting with a letter")
+            reader.fail(node, field, "'\(id)' is not a valid view id: letters, digits and _ . -, starting with a letter or digit")
             return
         }
         if ScenarioDecoder.reservedIDs.contains(id) {
@@ -397,7 +439,20 @@ struct ScenarioDecoder {
             }
             return nil
         }
-        let frame = decodeFrame(fields, stackAxis: stackAxis)
+        var frame = decodeFrame(fields, stackAxis: stackAxis)
+        if fields.has("autoresizing") {
+            if stackAxis != nil {
+                reader.fail(at: fields.location(of: "autoresizing"), fields.path("autoresizing"),
+                            "a stack view places its arranged subviews; an autoresizing mask does not apply")
+            } else if fields.has("frame") {
+                reader.fail(at: fields.location(of: "autoresizing"), fields.path("autoresizing"),
+                            "give either 'frame' or 'autoresizing', not both")
+            } else if let autoresizing = decodeAutoresizing(fields) {
+                frame.autoresizing = autoresizing
+                frame.isGiven = true
+                frame.location = fields.location(of: "autoresizing")
+            }
+        }
         var view = ViewSpec(id: id ?? "", kind: kind, frame: frame, path: path, location: fields.location)
         view.isHidden = reader.bool(fields, "hidden") ?? false
         view.alpha = reader.number(fields, "alpha", .fraction) ?? 1
@@ -475,7 +530,8 @@ struct ScenarioDecoder {
                 view.isNavigationItemSearch = true
             }
         }
-        if [.label, .button, .switch, .slider, .segmentedControl, .imageView, .textField].contains(kind) {
+        if [.label, .button, .switch, .slider, .segmentedControl, .imageView, .textField, .view, .deepResponderContainer,
+            .textView].contains(kind) {
             view.intrinsic = decodeIntrinsic(fields, kind: kind)
         }
         if kind == .stackView {
@@ -513,15 +569,13 @@ struct ScenarioDecoder {
                 elsewhere[edge] = "a \(stackAxis.rawValue) stack view places its children; give only '\(length)' "
                     + "(and '\(cross)' when the stack's alignment is not fill)"
             }
+            // Without a frame, an arranged view's length is its intrinsic size or what constraints give it
+            // (Interface Builder's stacks); a layout that leaves it undecided is reported as ambiguous.
             guard let fields = reader.open(view, "frame", allowed: [length, cross], elsewhere: elsewhere) else {
-                if !view.has("frame") {
-                    reader.fail(at: view.location, view.path("frame.\(length)"),
-                                "a child of a \(stackAxis.rawValue) stack view needs 'frame: {\(length): …}'")
-                }
                 return frame
             }
             frame.location = fields.location
-            let value = reader.number(fields, length, .nonNegative, required: true)
+            let value = reader.number(fields, length, .nonNegative)
             let crossValue = reader.number(fields, cross, .nonNegative)
             if stackAxis == .vertical {
                 frame.height = value
@@ -546,6 +600,39 @@ struct ScenarioDecoder {
         checkAxis(fields, start: "left", end: "right", length: "width", center: "centerX")
         checkAxis(fields, start: "top", end: "bottom", length: "height", center: "centerY")
         return frame
+    }
+
+    /// `autoresizing: {frame: {x, y, width, height}, superview: {width, height}, mask: [flexibleWidth, …]}`:
+    /// the frame at the designed superview size, and which parts absorb a change of it.
+    private mutating func decodeAutoresizing(_ view: Fields) -> AutoresizingSpec? {
+        guard let fields = reader.open(view, "autoresizing", allowed: ["frame", "superview", "mask"]) else { return nil }
+        let frame = reader.open(fields, "frame", allowed: ["x", "y", "width", "height"], required: true)
+        let superview = reader.open(fields, "superview", allowed: ["width", "height"], required: true)
+        var values: [Double?] = []
+        if let frame {
+            values += [reader.number(frame, "x", required: true), reader.number(frame, "y", required: true),
+                       reader.number(frame, "width", .nonNegative, required: true),
+                       reader.number(frame, "height", .nonNegative, required: true)]
+        }
+        if let superview {
+            values += [reader.number(superview, "width", .nonNegative, required: true),
+                       reader.number(superview, "height", .nonNegative, required: true)]
+        }
+        var mask = AutoresizingMask()
+        let names = AutoresizingMask.named.map(\.name)
+        for item in reader.items(fields, "mask") ?? [] {
+            guard let name = reader.string(item.node, at: item.path) else { continue }
+            guard let option = AutoresizingMask.named.first(where: { $0.name == name })?.option else {
+                reader.fail(item.node, item.path, "expected one of \(NodeReader.list(names)), found '\(name)'"
+                            + Spelling.didYouMean(name, names))
+                continue
+            }
+            mask.insert(option)
+        }
+        let numbers = values.compactMap { $0 }
+        guard numbers.count == 6 else { return nil }
+        return AutoresizingSpec(frame: Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]),
+                                superviewSize: Size(width: numbers[4], height: numbers[5]), mask: mask)
     }
 
     /// Refuses combinations that over- or under-constrain one axis.
@@ -599,9 +686,17 @@ struct ScenarioDecoder {
             if let width, let height { spec.size = Size(width: width, height: height) }
         }
         if let size = reader.open(fields, "intrinsicSize", allowed: ["width", "height"]) {
-            let width = reader.number(size, "width", .nonNegative, required: true)
-            let height = reader.number(size, "height", .nonNegative, required: true)
-            if let width, let height { spec.size = Size(width: width, height: height) }
+            // -1 is UIKit's `UIView.noIntrinsicMetric`: no intrinsic length on that axis.
+            var lengths: [Double?] = []
+            for axis in ["width", "height"] {
+                let value = reader.number(size, axis, required: true)
+                if let value, value < 0, value != -1 {
+                    reader.fail(at: size.location(of: axis), size.path(axis),
+                                "a length is ≥ 0, or -1 for none (UIView.noIntrinsicMetric), not \(format(value))")
+                }
+                lengths.append(value)
+            }
+            if let width = lengths[0], let height = lengths[1] { spec.size = Size(width: width, height: height) }
         }
         for (key, defaults) in [("hugging", spec.hugging), ("compressionResistance", spec.compressionResistance)] {
             guard let pair = reader.open(fields, key, allowed: ["horizontal", "vertical"]) else { continue }

@@ -61,6 +61,11 @@ extension HarnessStore {
         }
     }
 
+    /// How many device profiles the database holds.
+    public func deviceCount() throws -> Int {
+        Int(try database.scalarInt("SELECT count(*) FROM device") ?? 0)
+    }
+
     /// Whether the database holds no scenario yet (first use).
     public func isEmpty() throws -> Bool {
         (try database.scalarInt("SELECT count(*) FROM scenario") ?? 0) == 0
