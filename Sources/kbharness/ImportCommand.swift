@@ -9,6 +9,13 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Reads every .yaml, .yml and .json file under the given paths (default: Scenarios/), \
             validates them together, and upserts devices and scenarios by key in one transaction. \
+            Interface Builder storyboards and XIBs are read too: every scene with a text field, text view \
+            or search bar becomes a scenario `ib/<file>/<scene>` laid out from the file's constraints, \
+            autoresizing masks and containers, with steps that walk its form as a user would (focus the \
+            first input, Next through the rest, Done; `--steps focus-each` focuses each input in turn). \
+            Each file gets a line: scenes, scenes with inputs, scenarios, and every scene left out or \
+            approximated, with its line. Without a devices file among the paths, the database's devices \
+            are used. \
             Definitions whose normalised form is unchanged are not touched. On any error nothing is \
             written: each error names file:line:column and the field, and the exit code is 65 (66 when a \
             path does not exist or holds no scenario files). A busy database is waited for up to 5 s, \
@@ -23,14 +30,25 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Validate and report what would change, without writing anything.")
     var dryRun = false
 
+    @Option(help: ArgumentHelp("How storyboard and XIB scenes are walked: next (focus the first input, Next through "
+                               + "the rest, Done) or focus-each.", valueName: "plan"))
+    var steps: IBStepPlan = .next
+
     func run() throws {
         try reportingErrors {
-            let library = try ScenarioLibrary.load(paths: paths)
             let database = try store.open(create: true)
             defer { database.close() }
+            let stored = try database.deviceCount() == 0 ? [] : database.loadLibrary().library.devices
+            let library = try ScenarioLibrary.load(paths: paths, fallbackDevices: stored, steps: steps)
+            for report in library.interfaceBuilderReports {
+                print(report.summary)
+                for line in report.details { printNote("  \(line)") }
+            }
             let summary = try database.importLibrary(library, dryRun: dryRun)
             print((dryRun ? "dry run, nothing written: " : "imported: ") + summary.line)
             for warning in library.ambiguityWarnings() { printNote("warning: \(warning)") }
         }
     }
 }
+
+extension IBStepPlan: ExpressibleByArgument {}

@@ -62,7 +62,7 @@ struct BadInputCase: Sendable, CustomStringConvertible {
         BadInputCase(input: "empty.yaml", status: 65, file: "empty.yaml", line: 1, column: 1, field: "",
                      fragment: "the file is empty"),
         BadInputCase(input: "empty-directory", status: 66, file: "empty-directory", line: 1, column: 1, field: "",
-                     fragment: "no scenario files (*.yaml, *.yml, *.json) in this directory"),
+                     fragment: "no scenario files (*.yaml, *.yml, *.json, *.storyboard, *.xib) in this directory"),
         // Made by the test rather than committed: 10 MiB of otherwise valid views.
         BadInputCase(input: "ten-megabytes.yaml", status: 65, file: "ten-megabytes.yaml", line: 1, column: 1, field: "",
                      fragment: "the file is 10.0 MiB; scenario and device files are limited to 4 MiB"),

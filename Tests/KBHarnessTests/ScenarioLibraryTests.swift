@@ -96,7 +96,7 @@ import KeyboardAvoidance
             _ = try ScenarioLibrary.load(directory: directory.path)
             Issue.record("loaded")
         } catch {
-            #expect(error.errors.map(\.message) == ["no device profiles: add a file whose top-level key is 'devices:'"])
+            #expect(error.errors.map(\.message) == ["no device profiles: add a file whose top-level key is 'devices:' (e.g. import Scenarios/devices.yaml first)"])
         }
     }
 

@@ -43,11 +43,13 @@ public struct ScenarioLibrary: Sendable {
     public let strategies: [String]
     private let deviceIndex: [String: Int]
     private let scenarioIndex: [String: Int]
+    /// What each storyboard or XIB among the loaded files held (empty when none was loaded).
+    public internal(set) var interfaceBuilderReports: [IBFileReport] = []
 
     /// The strategies known when nothing else is said.
     public static let defaultStrategies = StrategyCatalog.keys
     /// File name extensions read from directories.
-    public static let fileExtensions = ["yaml", "yml", "json"]
+    public static let fileExtensions = ["yaml", "yml", "json", "storyboard", "xib"]
 
     /// Validates scenarios against devices and each other (unknown devices and keyboard kinds, duplicate
     /// keys, expectations outside the matrix) and, with `checkLayouts`, lays every scenario out on every
@@ -92,8 +94,12 @@ public struct ScenarioLibrary: Sendable {
 
     /// Loads every scenario and devices file at `paths` (files, or directories read recursively in sorted
     /// order, hidden entries skipped) and validates them together; reports every error found.
+    ///
+    /// Storyboards and XIBs are translated after the other files, with their devices, or `fallbackDevices`
+    /// (the database's) when the paths hold none; `steps` decides how their forms are walked.
     public static func load(paths: [String], strategies: [String] = ScenarioLibrary.defaultStrategies,
-                            checkLayouts: Bool = true) throws(ScenarioLoadError) -> ScenarioLibrary {
+                            checkLayouts: Bool = true, fallbackDevices: [DeviceProfile] = [],
+                            steps: IBStepPlan = .next) throws(ScenarioLoadError) -> ScenarioLibrary {
         var errors = ErrorCollector()
         var files: [String] = []
         for path in paths {
@@ -103,9 +109,12 @@ public struct ScenarioLibrary: Sendable {
                 errors.add(error)
             }
         }
+        let isInterfaceBuilder = { (file: String) in
+            InterfaceBuilderImport.fileExtensions.contains((file as NSString).pathExtension.lowercased())
+        }
         var devices: [DeviceProfile] = []
         var scenarios: [Scenario] = []
-        for file in files {
+        for file in files where !isInterfaceBuilder(file) {
             do {
                 switch try loadFile(path: file) {
                 case .devices(let list): devices += list
@@ -116,13 +125,27 @@ public struct ScenarioLibrary: Sendable {
                 errors.omitted += error.omitted
             }
         }
+        if devices.isEmpty { devices = fallbackDevices }
         if devices.isEmpty, !files.isEmpty, errors.failure == nil {
             errors.add(ScenarioFileError(file: paths.first ?? ".", line: 1, column: 1, field: "",
-                                         message: "no device profiles: add a file whose top-level key is 'devices:'"))
+                                         message: "no device profiles: add a file whose top-level key is 'devices:' "
+                                            + "(e.g. import Scenarios/devices.yaml first)"))
+        }
+        var reports: [IBFileReport] = []
+        for file in files where isInterfaceBuilder(file) && !devices.isEmpty {
+            do {
+                let report = try InterfaceBuilderImport.load(path: file, devices: devices, steps: steps)
+                scenarios += report.scenarios
+                reports.append(report)
+            } catch {
+                errors.add(error)
+            }
         }
         if let failure = errors.failure { throw failure }
-        return try ScenarioLibrary(devices: devices, scenarios: scenarios, strategies: strategies,
-                                   checkLayouts: checkLayouts)
+        var library = try ScenarioLibrary(devices: devices, scenarios: scenarios, strategies: strategies,
+                                          checkLayouts: checkLayouts)
+        library.interfaceBuilderReports = reports
+        return library
     }
 
     /// Loads a directory; see `load(paths:strategies:checkLayouts:)`.
@@ -192,7 +215,7 @@ public struct ScenarioLibrary: Sendable {
             let ext = (path as NSString).pathExtension.lowercased()
             guard fileExtensions.contains(ext) else {
                 throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                        message: "not a scenario file: expected a .yaml, .yml or .json file")
+                                        message: "not a scenario file: expected a .yaml, .yml, .json, .storyboard or .xib file")
             }
             return [path]
         }
@@ -216,7 +239,7 @@ public struct ScenarioLibrary: Sendable {
         walk(path)
         guard !files.isEmpty else {
             throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                    message: "no scenario files (*.yaml, *.yml, *.json) in this directory",
+                                    message: "no scenario files (*.yaml, *.yml, *.json, *.storyboard, *.xib) in this directory",
                                     isMissingInput: true)
         }
         return files.sorted()

@@ -1,0 +1,220 @@
+import Foundation
+import KeyboardAvoidance
+
+extension IBDocumentContext {
+    /// Translates one scene with text inputs into a scenario, or lists it with the reason it cannot be.
+    mutating func scene(_ view: IBElement, controller: IBElement?, name: String, placement: IBContainers.Placement) {
+        guard containsTextInput(view) else { return }
+        report.scenesWithInputs += 1
+        let key = "ib/\(stem)/\(name)"
+        var translator = IBSceneTranslator(file: file)
+        translator.rootID = view.id ?? "root"
+        for scope in [controller, view].compactMap({ $0 }) {
+            scope.walk { element in
+                guard element.name == "variation", element.key == "default" else { return }
+                for mask in element.children where mask.name == "mask" {
+                    let references = mask.children.filter { $0.name == "exclude" }.compactMap { $0["reference"] }
+                    if mask.key == "constraints" { translator.excludedConstraints.formUnion(references) }
+                    if mask.key == "subviews" { translator.excludedViews.formUnion(references) }
+                }
+            }
+        }
+        for guide in controller?.list("layoutGuides") ?? [] where guide.name == "viewControllerLayoutGuide" {
+            if let id = guide.id { translator.guides[id] = guide["type"] == "bottom" ? .bottomLayoutGuide : .topLayoutGuide }
+        }
+        let design = designedWindow(view, controller: controller)
+        let isPlacedByCode = controller == nil && (root["type"] ?? "").contains("XIB") && !(root["type"] ?? "").contains("Storyboard")
+        var rootView: ViewSpec
+        var alias: String?
+        if isPlacedByCode {
+            // A XIB's custom view: code adds it somewhere; kbharness puts it at its designed frame.
+            rootView = ViewSpec(id: "$root", kind: .view, frame: FrameSpec(location: translator.location(of: view)),
+                                path: "rootView", location: translator.location(of: view))
+            rootView.intrinsic = IntrinsicSpec(kind: .view)
+            translator.rootID = "$root"
+            guard let child = translator.view(view, parent: "$root", superviewSize: design.window, stackAxis: nil,
+                                              inCell: false, group: "$root", windowOrigin: .zero) else { return }
+            rootView.children = [child]
+        } else {
+            guard var spec = translator.view(view, parent: "", superviewSize: nil, stackAxis: nil, inCell: false,
+                                             group: view.id ?? "root", windowOrigin: .zero) else { return }
+            if !ViewSpec.rootKinds.contains(spec.kind) {
+                translator.warn(view, "a \(spec.kind.rawValue) as the controller's view is laid out as a plain view")
+                spec.kind = .view
+            }
+            alias = spec.id
+            spec.id = "$root"
+            spec.path = "rootView"
+            spec.frame = FrameSpec(location: spec.location)
+            rootView = spec
+        }
+        let constraints = translator.constraints()
+        guard !translator.inputs.isEmpty else {
+            let reason = controller.map { containsTextInput($0) } == true && hasPrototypeInputsOnly(view)
+                ? "its text inputs are in prototype cells, filled at run time"
+                : "every text input is hidden, disabled or in a prototype cell"
+            report.skipped.append(.init(scene: name, reason: reason, line: view.line))
+            collectWarnings(translator, scene: name)
+            return
+        }
+        var scenario = Scenario(key: key, title: title(view, controller: controller),
+                                description: "Imported from \((file as NSString).lastPathComponent), "
+                                    + "line \((controller ?? view).line): \(placement.reason).",
+                                tags: ["interface-builder"], container: placement.container,
+                                navigationBar: placement.navigationBar, controller: controllerSpec(controller),
+                                rootView: rootView, rootViewAlias: alias, matrix: matrix(translator),
+                                steps: steps(translator), source: translator.location(of: controller ?? view))
+        scenario.tabBar = placement.tabBar
+        scenario.constraints = constraints
+        scenario.design = DesignSpec(device: design.profile, window: design.window, orientation: design.orientation,
+                                     frames: translator.frames, misplaced: translator.misplaced.sorted())
+        if let reason = check(scenario) {
+            report.skipped.append(.init(scene: name, reason: reason, line: view.line))
+        } else {
+            report.scenarios.append(scenario)
+        }
+        collectWarnings(translator, scene: name)
+    }
+
+    /// Why a translated scenario cannot be imported: it does not read back from its canonical form, or it
+    /// cannot be laid out on some device (UIKit would break a constraint and log; a verdict would be a guess).
+    func check(_ scenario: Scenario) -> String? {
+        do {
+            let parsed = try Scenario.parse(scenario.canonicalJSON, file: file)
+            if parsed.canonicalJSON != scenario.canonicalJSON {
+                return "internal error: the translation does not read back the same; please report it"
+            }
+        } catch {
+            return "internal error: the translation does not read back: \(error.description)"
+        }
+        for device in devices {
+            for orientation in Orientation.allCases {
+                do {
+                    _ = try scenario.resolve(on: device, orientation: orientation)
+                } catch {
+                    return "its constraints cannot all hold on \(device.key) in \(orientation.rawValue): \(error.message)"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Whether the scene's only text inputs are in prototype cells.
+    func hasPrototypeInputsOnly(_ view: IBElement) -> Bool {
+        var outside = false
+        func visit(_ element: IBElement, inPrototype: Bool) {
+            if ["textField", "textView", "searchBar"].contains(element.name) && !inPrototype { outside = true }
+            let prototype = inPrototype || element.name == "prototypes"
+                || (element.name == "cells" && element["dataMode"] == nil)
+            for child in element.children { visit(child, inPrototype: prototype) }
+        }
+        visit(view, inPrototype: false)
+        return !outside
+    }
+
+    /// The file's approximations, under the scene's name.
+    mutating func collectWarnings(_ translator: IBSceneTranslator, scene: String) {
+        report.warnings += translator.warnings.map { (scene, $0) }
+    }
+
+    /// The controller's kind, class and extended-layout edges.
+    func controllerSpec(_ controller: IBElement?) -> ControllerSpec {
+        let kind: ControllerKind = switch controller?.name {
+        case "tableViewController": .tableViewController
+        case "collectionViewController": .collectionViewController
+        default: .viewController
+        }
+        var spec = ControllerSpec(kind: kind, className: controller?["customClass"])
+        if let edges = controller?.child("extendedEdge", key: "edgesForExtendedLayout") {
+            switch (edges.flag("top") == true, edges.flag("bottom") == true) {
+            case (true, true): spec.edgesForExtendedLayout = .all
+            case (true, false): spec.edgesForExtendedLayout = .top
+            case (false, true): spec.edgesForExtendedLayout = .bottom
+            case (false, false): spec.edgesForExtendedLayout = .none
+            }
+        }
+        spec.extendedLayoutIncludesOpaqueBars = controller?.flag("extendedLayoutIncludesOpaqueBars") ?? false
+        return spec
+    }
+
+    /// All devices; the TPKeyboardAvoiding strategy beside IQ when the scene uses its classes.
+    func matrix(_ translator: IBSceneTranslator) -> ScenarioMatrix {
+        var matrix = ScenarioMatrix(location: SourceLocation(file: file, line: 1, column: 1))
+        if translator.usesTPKeyboardAvoiding {
+            matrix.strategies = ["iq", "tp"].map { Located($0, at: matrix.location) }
+        }
+        return matrix
+    }
+
+    /// A user walking the form: per responder group (an input's siblings, or a table's or IQPreviousNextView's
+    /// inputs by position), focus its first input and press Next through the rest; then Done.
+    func steps(_ translator: IBSceneTranslator) -> [Located<ScenarioStep>] {
+        var steps: [Located<ScenarioStep>] = []
+        switch self.steps {
+        case .focusEach:
+            for input in translator.inputs {
+                steps.append(Located(.focus(input.id, order: .fieldFirst), at: input.location))
+            }
+        case .next:
+            var groups: [(key: String, members: [(id: String, origin: Point, location: SourceLocation)])] = []
+            for input in translator.inputs {
+                if let index = groups.firstIndex(where: { $0.key == input.group }) {
+                    groups[index].members.append((input.id, input.origin, input.location))
+                } else {
+                    groups.append((input.group, [(input.id, input.origin, input.location)]))
+                }
+            }
+            for group in groups {
+                var members = group.members
+                if group.key.hasPrefix("deep:") {
+                    members.sort { ($0.origin.y, $0.origin.x) < ($1.origin.y, $1.origin.x) }
+                }
+                steps.append(Located(.focus(members[0].id, order: .fieldFirst), at: members[0].location))
+                for member in members.dropFirst() { steps.append(Located(.next, at: member.location)) }
+            }
+        }
+        steps.append(Located(.dismiss, at: translator.inputs.last!.location))
+        return steps
+    }
+
+    /// `File.storyboard: Login` from the controller's title, navigation item, label or class.
+    func title(_ view: IBElement, controller: IBElement?) -> String {
+        let owner = controller ?? view
+        let label = owner["title"] ?? owner.child("navigationItem", key: "navigationItem")?["title"] ?? owner["userLabel"]
+            ?? owner["customClass"] ?? owner["storyboardIdentifier"] ?? owner.id ?? "scene"
+        return "\((file as NSString).lastPathComponent): \(label)"
+    }
+
+    /// The window the scene was drawn in: its freeform size, else the document's device, else the root
+    /// view's frame; with the closest profile and the orientation drawn.
+    func designedWindow(_ view: IBElement, controller: IBElement?) -> (window: Size, profile: String, orientation: Orientation) {
+        let device = root.child("device")
+        let orientation: Orientation = device?["orientation"] == "landscape" ? .landscape : .portrait
+        let known = device?.id.flatMap { IBDocumentContext.ibDevices[$0] }
+        let frame = view.rect("frame")
+        var window: Size
+        if let freeform = controller?.child("size", key: "freeformSize") {
+            window = Size(width: freeform.number("width") ?? 0, height: freeform.number("height") ?? 0)
+        } else if let known, controller != nil, controller?.child("freeformSimulatedSizeMetrics") == nil {
+            window = orientation == .portrait ? known.size : Size(width: known.size.height, height: known.size.width)
+        } else if let frame {
+            window = Size(width: frame.maxX, height: frame.maxY)
+        } else {
+            window = known?.size ?? Size(width: 375, height: 667)
+        }
+        if window.width <= 0 || window.height <= 0 { window = known?.size ?? Size(width: 375, height: 667) }
+        let profile = known?.profile ?? closestProfile(width: orientation == .portrait ? window.width : window.height)
+        return (window, profile, orientation)
+    }
+
+    /// The profile whose portrait width is closest to `width`: an iPad from 700 pt, else a phone; a document
+    /// without a `<device>` predates the iPhone X, so its phone has a status bar and no home indicator.
+    func closestProfile(width: Double) -> String {
+        let hasDevice = root.child("device") != nil
+        let candidates = devices.filter { device in
+            (width >= 700 ? device.idiom == .pad : device.idiom == .phone) && (hasDevice || !device.homeIndicator)
+                && !device.key.contains("@")
+        }
+        return candidates.min { abs($0.points.width - width) < abs($1.points.width - width) }?.key ?? "iphone-8"
+    }
+}
