@@ -15,9 +15,15 @@ struct LayoutCommand: ParsableCommand {
             SCENARIO is a scenario key in the database, or the path of a scenario file (its devices then come \
             from the database). An unsatisfiable constraint is reported with its file and line, exit 65.
 
+            `--device designed` lays a scene imported from a storyboard or XIB out as Interface Builder drew \
+            it: in a window of the scene's own size (freeform sizes included), with the status bar, bars and \
+            safe area of the profile closest to the document's device, and compares every view's frame with \
+            the one IB stored; text inputs must match within 0.5 pt (views IB marks misplaced are not compared).
+
             Examples:
               kbharness layout worked/7.1-plain-bottom-field --device iphone-se-1st-gen
               kbharness layout Scenarios/app/login-card.yaml --device iphone-8 --orientation landscape --format json
+              kbharness layout ib/main/signup --device designed
             """)
 
     @OptionGroup var store: StoreOptions
@@ -25,7 +31,7 @@ struct LayoutCommand: ParsableCommand {
     @Argument(help: "A scenario key, or a scenario file.")
     var scenario: String
 
-    @Option(help: "The device key (see `kbharness devices`).")
+    @Option(help: "The device key (see `kbharness devices`), or `designed` for an imported scene as IB drew it.")
     var device: String
 
     @Option(help: "portrait or landscape.")
@@ -39,6 +45,10 @@ struct LayoutCommand: ParsableCommand {
             let database = try store.open()
             defer { database.close() }
             let library = try database.loadLibrary().library
+            if device == "designed" {
+                try printDesigned(library)
+                return
+            }
             guard let profile = library.device(device) else {
                 throw HarnessError(.noInput, "no device '\(device)' in \(store.path) (see `kbharness devices`)")
             }
@@ -63,6 +73,29 @@ struct LayoutCommand: ParsableCommand {
             for ambiguity in report.ambiguities { printNote("warning: \(ambiguity)") }
             print(format == .json ? report.json : report.text)
         }
+    }
+}
+
+extension LayoutCommand {
+    /// `--device designed`: the scene on its designed window, against the frames IB stored.
+    func printDesigned(_ library: ScenarioLibrary) throws {
+        guard let chosen = library.scenario(scenario) else {
+            throw HarnessError(.noInput, "no scenario '\(scenario)' in \(store.path)")
+        }
+        guard let design = chosen.design else {
+            throw HarnessError(.usage, "'\(scenario)' was not imported from a storyboard or XIB: it has no designed layout")
+        }
+        guard let base = library.device(design.device) else {
+            throw HarnessError(.noInput, "no device '\(design.device)' (the scene's designed device) in \(store.path)")
+        }
+        let comparison: DesignComparison
+        do {
+            comparison = try DesignComparison(chosen, base: base)
+        } catch {
+            throw HarnessError(.data, error.description)
+        }
+        for ambiguity in comparison.report.ambiguities { printNote("warning: \(ambiguity)") }
+        print(format == .json ? comparison.report.json : comparison.text)
     }
 }
 

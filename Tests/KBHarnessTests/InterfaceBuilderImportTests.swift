@@ -109,4 +109,44 @@ import Testing
             == ["expected one of 'flexibleLeftMargin', 'flexibleWidth', 'flexibleRightMargin', 'flexibleTopMargin', "
                 + "'flexibleHeight' or 'flexibleBottomMargin', found 'flexibleTopMargn'; did you mean 'flexibleTopMargin'?"])
     }
+
+    @Test func onTheDesignedWindowEveryInputMatchesTheFrameIBStored() throws {
+        let scenario = try #require(try Self.load("Form.storyboard").scenarios.first)
+        let comparison = try DesignComparison(scenario, base: try starterDevice("iphone-8"))
+        #expect(comparison.inputs.map(\.id) == ["eml-00-001", "pwd-00-001", "cod-00-001", "ref-00-001"])
+        #expect(comparison.matchedInputs.count == 4)
+        #expect(comparison.text.hasSuffix("text inputs matching IB within 0.5 pt: 4 of 4"))
+    }
+
+    @Test func malformedAndArchiveFilesAreRefusedWithTheirLine() throws {
+        let directory = try TemporaryDirectory()
+        let broken = try directory.write("Broken.storyboard", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0">
+                <scenes>
+                    <scene sceneID="a">
+            </document>
+            """)
+        let devices = Array(try starterDevices().values)
+        #expect(throws: ScenarioFileError.self) { _ = try InterfaceBuilderImport.load(path: broken, devices: devices) }
+        do {
+            _ = try InterfaceBuilderImport.load(path: broken, devices: devices)
+        } catch {
+            #expect(error.line == 5)
+            #expect(error.message.hasPrefix("not well-formed XML"))
+        }
+        let archive = try directory.write("Old.xib", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <archive type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="8.00">
+                <data/>
+            </archive>
+            """)
+        do {
+            _ = try InterfaceBuilderImport.load(path: archive, devices: devices)
+            Issue.record("an archive XIB was accepted")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.message.hasPrefix("a XIB in the pre-2012 archive format"))
+        }
+    }
 }

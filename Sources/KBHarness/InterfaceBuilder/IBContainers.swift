@@ -51,7 +51,7 @@ struct IBContainers {
         let ordered = incoming.sorted { rank($0.segue) < rank($1.segue) }
         guard let (source, segue) = ordered.first, let sourceID = source.id else {
             if let style = controller?["modalPresentationStyle"] { return modal(style: style, parent: nil, result) }
-            return result
+            return simulated(controller, result)
         }
         let parent = place(sourceID)
         let label = source["title"] ?? source["customClass"] ?? source["storyboardIdentifier"] ?? sourceID
@@ -83,8 +83,30 @@ struct IBContainers {
             result = modal(style: style, parent: nil, result)
             result.reason = "presented (\(style)) from \"\(label)\""
         default:
-            return modalOrPlain(controller, result)
+            return simulated(controller, modalOrPlain(controller, result))
         }
+        return result
+    }
+
+    /// A controller no segue places, drawn with IB's simulated bars: a simulated navigation bar means a
+    /// navigation controller shows it (often from another storyboard), a simulated tab bar a tab bar controller.
+    private static func simulated(_ controller: IBElement?, _ base: Placement) -> Placement {
+        guard let controller else { return base }
+        var result = base
+        let top = controller.children.first { $0.key == "simulatedTopBarMetrics" }
+        let bottom = controller.children.first { $0.key == "simulatedBottomBarMetrics" }
+        let navigation = top?.name == "simulatedNavigationBarMetrics"
+        let tab = bottom?.name == "simulatedTabBarMetrics"
+        if navigation { result.navigationBar = NavigationBarSpec(isTranslucent: top?.flag("translucent") ?? true) }
+        if tab { result.tabBar = TabBarSpec(isTranslucent: bottom?.flag("translucent") ?? true) }
+        switch (navigation, tab) {
+        case (true, true): result.container = .navigationInTabBar
+        case (true, false): result.container = .navigation
+        case (false, true): result.container = .tabBar
+        case (false, false): return base
+        }
+        result.reason = "no segue leads to it; drawn with a simulated \(navigation ? "navigation bar" : "")"
+            + "\(navigation && tab ? " and " : "")\(tab ? "tab bar" : ""), so shown in that container"
         return result
     }
 

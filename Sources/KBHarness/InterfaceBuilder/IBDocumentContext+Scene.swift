@@ -190,7 +190,10 @@ extension IBDocumentContext {
     func designedWindow(_ view: IBElement, controller: IBElement?) -> (window: Size, profile: String, orientation: Orientation) {
         let device = root.child("device")
         let orientation: Orientation = device?["orientation"] == "landscape" ? .landscape : .portrait
-        let known = device?.id.flatMap { IBDocumentContext.ibDevices[$0] }
+        // Older documents name the device in their default simulated metrics (`retina4_7.fullscreen`).
+        let simulatedDevice = root.child("simulatedMetricsContainer", key: "defaultSimulatedMetrics")?
+            .child("simulatedScreenMetrics", key: "destination")?["type"]?.split(separator: ".").first.map(String.init)
+        let known = (device?.id ?? simulatedDevice).flatMap { IBDocumentContext.ibDevices[$0] }
         let frame = view.rect("frame")
         var window: Size
         if let freeform = controller?.child("size", key: "freeformSize") {
@@ -210,7 +213,7 @@ extension IBDocumentContext {
     /// The profile whose portrait width is closest to `width`: an iPad from 700 pt, else a phone; a document
     /// without a `<device>` predates the iPhone X, so its phone has a status bar and no home indicator.
     func closestProfile(width: Double) -> String {
-        let hasDevice = root.child("device") != nil
+        let hasDevice = root.child("device") != nil || root.child("simulatedMetricsContainer") != nil
         let candidates = devices.filter { device in
             (width >= 700 ? device.idiom == .pad : device.idiom == .phone) && (hasDevice || !device.homeIndicator)
                 && !device.key.contains("@")
