@@ -50,7 +50,7 @@ struct IBContainers {
         // navigation controller keeps it there; else a modal presentation.
         let ordered = incoming.sorted { rank($0.segue) < rank($1.segue) }
         guard let (source, segue) = ordered.first, let sourceID = source.id else {
-            if let style = controller?["modalPresentationStyle"] { return modal(style: style, parent: nil, result) }
+            if let style = controller?["modalPresentationStyle"] { return modal(style: style, result) }
             return simulated(controller, result)
         }
         let parent = place(sourceID)
@@ -80,7 +80,7 @@ struct IBContainers {
         case ("presentation", _, _), ("popoverPresentation", _, _), ("modal", _, _):
             let style = segue["kind"] == "popoverPresentation" ? "popover"
                 : segue["modalPresentationStyle"] ?? controller?["modalPresentationStyle"] ?? "pageSheet"
-            result = modal(style: style, parent: nil, result)
+            result = modal(style: style, result)
             result.reason = "presented (\(style)) from \"\(label)\""
         default:
             return simulated(controller, modalOrPlain(controller, result))
@@ -122,12 +122,12 @@ struct IBContainers {
     /// A controller whose only incoming segue does not decide: its own modal style, else plain.
     private static func modalOrPlain(_ controller: IBElement?, _ result: Placement) -> Placement {
         guard let style = controller?["modalPresentationStyle"] else { return result }
-        return modal(style: style, parent: nil, result)
+        return modal(style: style, result)
     }
 
     /// A modal presentation style as a container: sheets (form, page, automatic) and popovers; full screen
     /// and over-full-screen styles cover the window like a plain controller.
-    private static func modal(style: String, parent: Placement?, _ base: Placement) -> Placement {
+    private static func modal(style: String, _ base: Placement) -> Placement {
         var result = base
         switch style {
         case "formSheet", "pageSheet", "automatic": result.container = .formSheet

@@ -4,7 +4,7 @@ import KeyboardAvoidance
 extension IBDocumentContext {
     /// Translates one scene with text inputs into a scenario, or lists it with the reason it cannot be.
     mutating func scene(_ view: IBElement, controller: IBElement?, name: String, placement: IBContainers.Placement) {
-        guard containsTextInput(view) else { return }
+        guard view.containsTextInput else { return }
         report.scenesWithInputs += 1
         let key = "ib/\(stem)/\(name)"
         var translator = IBSceneTranslator(file: file)
@@ -23,10 +23,10 @@ extension IBDocumentContext {
             if let id = guide.id { translator.guides[id] = guide["type"] == "bottom" ? .bottomLayoutGuide : .topLayoutGuide }
         }
         let design = designedWindow(view, controller: controller)
-        let isPlacedByCode = controller == nil && (root["type"] ?? "").contains("XIB") && !(root["type"] ?? "").contains("Storyboard")
         var rootView: ViewSpec
         var alias: String?
-        if isPlacedByCode {
+        // Only a XIB's top-level views come without a controller: code places them.
+        if controller == nil {
             // A XIB's custom view: code adds it somewhere; kbharness puts it at its designed frame.
             rootView = ViewSpec(id: "$root", kind: .view, frame: FrameSpec(location: translator.location(of: view)),
                                 path: "rootView", location: translator.location(of: view))
@@ -50,7 +50,7 @@ extension IBDocumentContext {
         }
         let constraints = translator.constraints()
         guard !translator.inputs.isEmpty else {
-            let reason = controller.map { containsTextInput($0) } == true && hasPrototypeInputsOnly(view)
+            let reason = controller?.containsTextInput == true && hasPrototypeInputsOnly(view)
                 ? "its text inputs are in prototype cells, filled at run time"
                 : "every text input is hidden, disabled or in a prototype cell"
             report.skipped.append(.init(scene: name, reason: reason, line: view.line))
@@ -103,7 +103,7 @@ extension IBDocumentContext {
     func hasPrototypeInputsOnly(_ view: IBElement) -> Bool {
         var outside = false
         func visit(_ element: IBElement, inPrototype: Bool) {
-            if ["textField", "textView", "searchBar"].contains(element.name) && !inPrototype { outside = true }
+            if IBElement.textInputNames.contains(element.name) && !inPrototype { outside = true }
             let prototype = inPrototype || element.name == "prototypes"
                 || (element.name == "cells" && element["dataMode"] == nil)
             for child in element.children { visit(child, inPrototype: prototype) }

@@ -77,7 +77,7 @@ struct IBDocumentContext {
             for view in views {
                 let name = sceneName(view, used: &used)
                 if view.name == "tableViewCell" || view.name == "collectionViewCell" {
-                    if containsTextInput(view) {
+                    if view.containsTextInput {
                         report.scenesWithInputs += 1
                         report.skipped.append(.init(scene: name, reason: "a cell XIB: its rows are filled at run time",
                                                     line: view.line))
@@ -99,12 +99,5 @@ struct IBDocumentContext {
         used[base, default: 0] += 1
         guard used[base]! > 1 else { return base }
         return base + "-" + IBDocumentContext.keyPart(element.id ?? String(used[base]!))
-    }
-
-    /// Whether an element holds a text field, text view or search bar.
-    func containsTextInput(_ element: IBElement) -> Bool {
-        var found = false
-        element.walk { if ["textField", "textView", "searchBar"].contains($0.name) { found = true } }
-        return found
     }
 }

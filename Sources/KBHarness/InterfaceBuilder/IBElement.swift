@@ -48,6 +48,14 @@ struct IBElement: Sendable {
         return Rect(x: x, y: y, width: width, height: height)
     }
 
+    /// IB's element names of text inputs.
+    static let textInputNames: Set<String> = ["textField", "textView", "searchBar"]
+
+    /// Whether this element is, or holds, a text field, text view or search bar.
+    var containsTextInput: Bool {
+        IBElement.textInputNames.contains(name) || children.contains { $0.containsTextInput }
+    }
+
     /// Calls `body` on this element and every element under it, depth first, in file order.
     func walk(_ body: (IBElement) -> Void) {
         body(self)

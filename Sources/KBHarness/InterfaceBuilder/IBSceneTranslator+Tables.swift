@@ -28,7 +28,7 @@ extension IBSceneTranslator {
             let spec = TableHeaderSpec(height: rect.height, children: children)
             if isHeader { table.header = spec } else { table.footer = spec }
         }
-        for prototype in element.list("prototypes") where containsTextInput(prototype) {
+        for prototype in element.list("prototypes") where prototype.containsTextInput {
             warn(prototype, "prototype cell '\(prototype["reuseIdentifier"] ?? prototype.id ?? "?")' with a text input "
                  + "skipped: its rows are filled at run time")
         }
@@ -88,18 +88,11 @@ extension IBSceneTranslator {
             spec.inset = EdgeInsets(top: inset.number("minY") ?? 0, left: inset.number("minX") ?? 0,
                                     bottom: inset.number("maxY") ?? 0, right: inset.number("maxX") ?? 0)
         }
-        for cell in element.list("cells") where containsTextInput(cell) {
+        for cell in element.list("cells") where cell.containsTextInput {
             warn(cell, "prototype cell '\(cell["reuseIdentifier"] ?? cell.id ?? "?")' with a text input skipped: "
                  + "its items are filled at run time")
         }
         return spec
-    }
-
-    /// Whether an element holds a text field, text view or search bar.
-    func containsTextInput(_ element: IBElement) -> Bool {
-        var found = false
-        element.walk { if ["textField", "textView", "searchBar"].contains($0.name) { found = true } }
-        return found
     }
 
     /// The autoresizing a cell subview's constraints to its cell imply: pinned to both sides, it stretches;

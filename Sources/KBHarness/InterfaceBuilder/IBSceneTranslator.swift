@@ -131,10 +131,8 @@ struct IBSceneTranslator {
             inputs.append((id, group, origin, location))
         }
         readKindDetails(element, kind: kind, into: &spec, stored: isMisplaced ? nil : stored)
-        if !element.list("constraints").isEmpty {
-            for constraint in element.list("constraints") where constraint.name == "constraint" {
-                constraintElements.append((id, constraint))
-            }
+        for constraint in element.list("constraints") where constraint.name == "constraint" {
+            constraintElements.append((id, constraint))
         }
         noteVariations(element)
         // IQ's Next and Previous walk a deep container's inputs (table, collection, IQPreviousNextView) in

@@ -59,11 +59,11 @@ public struct DesignComparison: Sendable {
     public var text: String {
         let table = TextTable(header: ["view", "kind", "IB frame", "solved", "Δ", ""], rows: rows.map {
             [$0.id, $0.kind.rawValue, $0.designed.description, $0.solved.description,
-             DesignSpec.format(($0.difference * 100).rounded() / 100),
+             formatted(($0.difference * 100).rounded() / 100),
              $0.isMisplaced ? "misplaced in IB" : $0.matches ? "✓" : "✗"]
         })
         return "\(report.scenario) as designed (\(report.device), \(report.orientation.rawValue))\n" + table.rendered
-            + (table.rendered.hasSuffix("\n") ? "" : "\n") + "text inputs matching IB within \(DesignSpec.format(DesignComparison.tolerance)) pt: "
+            + (table.rendered.hasSuffix("\n") ? "" : "\n") + "text inputs matching IB within \(formatted(DesignComparison.tolerance)) pt: "
             + "\(matchedInputs.count) of \(inputs.count)"
     }
 }

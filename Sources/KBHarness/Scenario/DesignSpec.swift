@@ -29,14 +29,9 @@ public struct DesignSpec: Hashable, Sendable {
     public func profile(from profile: DeviceProfile) -> DeviceProfile {
         var designed = profile
         designed.key = "designed"
-        designed.name = "\(profile.name), resized to the designed \(Self.format(window.width))×\(Self.format(window.height))"
+        designed.name = "\(profile.name), resized to the designed \(formatted(window.width))×\(formatted(window.height))"
         designed.points = orientation == .portrait ? window : Size(width: window.height, height: window.width)
         return designed
-    }
-
-    /// `375` or `20.5`.
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
 

@@ -205,9 +205,7 @@ extension FrameSpec {
 extension AutoresizingSpec {
     /// The designed frame, the designed superview size and the mask's option names in bit order.
     var canonicalValue: CanonicalJSON {
-        .object(["frame": .object(["x": .number(frame.minX), "y": .number(frame.minY), "width": .number(frame.width),
-                                   "height": .number(frame.height)]),
-                 "superview": .size(superviewSize),
+        .object(["frame": .rect(frame), "superview": .size(superviewSize),
                  "mask": .array(mask.names.map(CanonicalJSON.string))])
     }
 }

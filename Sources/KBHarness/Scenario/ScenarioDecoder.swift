@@ -21,14 +21,14 @@ enum ViewFields {
     /// The kind-specific fields of `kind` (common fields excluded).
     static func specific(to kind: ViewKind) -> [String] {
         switch kind {
-        case .view, .deepResponderContainer: return children + ["intrinsicSize", "hugging", "compressionResistance"]
+        case .view, .deepResponderContainer: return children + priorities
         case .hostingView: return children
         case .scrollView: return children + scroll
         case .tableView: return children + scroll + table
         case .collectionView: return children + scroll + collection
         case .stackView: return children + stack
         case .textField: return input + ["placeholder", "fontSize"] + priorities
-        case .textView: return scroll + input + textView + ["intrinsicSize", "hugging", "compressionResistance"]
+        case .textView: return scroll + input + textView + priorities
         case .searchBar: return input + searchBar
         case .label: return text + ["lines"] + priorities
         case .button: return ["title", "fontSize"] + priorities
