@@ -112,10 +112,25 @@ enum IBDocumentReader {
             if failure == nil { failure = describe(parseError, parser) }
         }
 
-        /// libxml2's message for the error when Foundation gives only a code.
+        /// A readable message for the parser's error. The code is libxml2's (`xmlParserErrors`, the numbers
+        /// Darwin's `NSXMLParserError` shares); matched by number because FoundationXML's `ErrorCode` enum
+        /// numbers its cases differently.
         func describe(_ error: Error, _ parser: XMLParser) -> String {
-            let text = (error as NSError).localizedDescription
-            return text.isEmpty ? "XML error \((error as NSError).code)" : text
+            let code = (error as NSError).code
+            let open = stack.last.map { "<\($0.name)> opened at line \($0.line)" } ?? "no element"
+            switch code {
+            case 76, 85: return "a closing tag does not match \(open)"
+            case 5 where stack.isEmpty, 86: return "content after the document's root element"
+            case 5, 74: return "the file ends inside \(open), which is never closed"
+            case 4, 3: return "the file holds no XML element"
+            case 73, 77: return "a tag is not closed with '>'"
+            case 38, 39, 40, 41, 42: return "an attribute is malformed (unquoted, unfinished, repeated or holding '<')"
+            case 26, 27, 89: return "an entity is undeclared or recursive"
+            case 9, 68: return "an invalid character or a missing name"
+            default:
+                let text = (error as NSError).localizedDescription
+                return "XML error \(code)" + (text.isEmpty || text.contains("could not be completed") ? "" : ": \(text)")
+            }
         }
     }
 }

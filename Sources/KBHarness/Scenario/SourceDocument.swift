@@ -53,8 +53,9 @@ enum SourceDocument {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            throw ScenarioFileError(file: file, line: 1, column: 1, field: "",
-                                    message: "the file is empty: expected a mapping with the scenario or device fields")
+            let expected = InterfaceBuilderImport.fileExtensions.contains((file as NSString).pathExtension.lowercased())
+                ? "an Interface Builder document" : "a mapping with the scenario or device fields"
+            throw ScenarioFileError(file: file, line: 1, column: 1, field: "", message: "the file is empty: expected \(expected)")
         }
         var line = 1, column = 1
         var iterator = bytes.makeIterator()
