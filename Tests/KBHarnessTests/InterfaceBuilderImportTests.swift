@@ -118,6 +118,68 @@ import Testing
         #expect(comparison.text.hasSuffix("text inputs matching IB within 0.5 pt: 4 of 4"))
     }
 
+    @Test func sizeClassInstallsFollowTheDeviceAndOrientation() throws {
+        let report = try Self.load("SizeClasses.storyboard")
+        let scenario = try #require(report.scenarios.first)
+        func layout(_ device: String, _ orientation: Orientation) throws -> ResolvedScreen {
+            try scenario.resolve(on: try starterDevice(device), orientation: orientation)
+        }
+        func frame(_ id: String, _ device: String, _ orientation: Orientation) throws -> Rect {
+            let screen = try layout(device, orientation).screen
+            return screen[try #require(screen.node(named: id))].frame
+        }
+        func isHidden(_ id: String, _ device: String, _ orientation: Orientation) throws -> Bool {
+            let screen = try layout(device, orientation).screen
+            return screen[try #require(screen.node(named: id))].isHidden
+        }
+        // iPhone 8 portrait, wC hR: the any-size constraints; safe area from 20, so the top is 20 + 20.
+        #expect(try frame("fld-sc-001", "iphone-8", .portrait) == Rect(x: 20, y: 40, width: 335, height: 34))
+        // Landscape, wC hC: the compact-height top (8) on a safe area from 0 (no status bar); 667 − 40 wide.
+        #expect(try frame("fld-sc-001", "iphone-8", .landscape) == Rect(x: 20, y: 8, width: 627, height: 34))
+        // iPhone 8 Plus landscape, wR hC (414 pt wide in portrait): compact height still; 736 − 40 wide.
+        #expect(try frame("fld-sc-001", "iphone-8-plus", .landscape) == Rect(x: 20, y: 8, width: 696, height: 34))
+        // iPad (810 × 1080), wR hR: 400 wide, centred: (810 − 400) / 2 = 205; the top again 20 + 20.
+        #expect(try frame("fld-sc-001", "ipad-9th-gen", .portrait) == Rect(x: 205, y: 40, width: 400, height: 34))
+        // The label and the notes field are installed for regular width only.
+        #expect(try isHidden("lbl-sc-001", "iphone-8", .portrait))
+        #expect(try isHidden("fld-sc-002", "iphone-8", .landscape))
+        #expect(try !isHidden("fld-sc-002", "iphone-8-plus", .landscape))
+        #expect(try !isHidden("lbl-sc-001", "ipad-9th-gen", .landscape))
+        #expect(try frame("fld-sc-002", "ipad-9th-gen", .portrait) == Rect(x: 20, y: 160, width: 335, height: 34))
+        // Steps run on every device: the field some size classes lack is not walked, and the import says so.
+        #expect(scenario.steps.map(\.value) == [.focus("fld-sc-001", order: .fieldFirst), .dismiss])
+        #expect(report.details == [Self.fixture("SizeClasses.storyboard") + ":28: scene \"adaptive\": installed only for "
+                                   + "wR hC, wR hR: no step focuses it, since steps run on every device"])
+        // The installs survive the canonical form, which writes them only where they vary.
+        let parsed = try Scenario.parse(scenario.canonicalJSON, file: "canonical.json")
+        #expect(parsed.canonicalJSON == scenario.canonicalJSON)
+        #expect(scenario.constraints.map(\.canonicalText).contains("fld-sc-001.top == rt0-sc-001.safeArea.top * 1 + 8 @1000 when wC hC, wR hC"))
+        #expect(try frame("fld-sc-001", "ipad-9th-gen", .portrait) == Rect(x: 205, y: 40, width: 400, height: 34))
+    }
+
+    @Test func sizeClassesReadFromAScenarioFileAndBadOnesAreNamed() throws {
+        let text = """
+            key: t/size-classes
+            title: T
+            views:
+              - {id: name, kind: textField, frame: {left: 20, top: 40, height: 34}}
+              - {id: wide, kind: label, frame: {left: 20, width: 100, top: 100, height: 20}, sizeClasses: [wR hC, wR hR]}
+            constraints:
+              - name.width == 300 when wR hR
+              - name.trailing == superview.trailing - 20 when wC hC, wC hR, wR hC
+            """
+        let parsed = try scenario(text)
+        // An iPad is wR hR: the width constraint holds there and the label is installed; an iPhone 8 has neither.
+        #expect(try Self.frame("name", in: parsed, on: "ipad-9th-gen").width == 300)
+        #expect(try Self.frame("name", in: parsed, on: "iphone-8").width == 335)
+        let phone = try parsed.resolve(on: try starterDevice("iphone-8"), orientation: .portrait).screen
+        #expect(phone[try #require(phone.node(named: "wide"))].isHidden)
+        #expect(decodingErrors(text.replacingOccurrences(of: "when wR hR", with: "when wR hX")).map(\.message)
+            == ["'wR hX' after 'when' is not a size class; expected 'wC hC', 'wC hR', 'wR hC', 'wR hR', separated by commas"])
+        #expect(decodingErrors(text.replacingOccurrences(of: "[wR hC, wR hR]", with: "[wR hC, regular]")).map(\.message)
+            == ["'regular' is not a size class; expected 'wC hC', 'wC hR', 'wR hC', 'wR hR', separated by commas"])
+    }
+
     @Test func malformedAndArchiveFilesAreRefusedWithTheirLine() throws {
         let directory = try TemporaryDirectory()
         let broken = try directory.write("Broken.storyboard", """

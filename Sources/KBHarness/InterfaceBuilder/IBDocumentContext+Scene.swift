@@ -9,16 +9,7 @@ extension IBDocumentContext {
         let key = "ib/\(stem)/\(name)"
         var translator = IBSceneTranslator(file: file)
         translator.rootID = view.id ?? "root"
-        for scope in [controller, view].compactMap({ $0 }) {
-            scope.walk { element in
-                guard element.name == "variation", element.key == "default" else { return }
-                for mask in element.children where mask.name == "mask" {
-                    let references = mask.children.filter { $0.name == "exclude" }.compactMap { $0["reference"] }
-                    if mask.key == "constraints" { translator.excludedConstraints.formUnion(references) }
-                    if mask.key == "subviews" { translator.excludedViews.formUnion(references) }
-                }
-            }
-        }
+        translator.installs = IBSizeClassInstalls(scopes: [controller, view].compactMap { $0 }).installs
         for guide in controller?.list("layoutGuides") ?? [] where guide.name == "viewControllerLayoutGuide" {
             if let id = guide.id { translator.guides[id] = guide["type"] == "bottom" ? .bottomLayoutGuide : .topLayoutGuide }
         }

@@ -2,13 +2,14 @@ import KeyboardAvoidance
 
 extension IBSceneTranslator {
     /// The scene's constraints as the file states them, outside cells (whose views keep their frames);
-    /// constraints the default size class excludes are left out, as UIKit leaves them uninstalled.
+    /// constraints installed for no size class are left out, others keep the size classes they are installed for.
     mutating func constraints() -> [LayoutConstraintSpec] {
         var result: [LayoutConstraintSpec] = []
         var warnedBaseline = false
         for (holder, element) in constraintElements where !inCells.contains(holder) {
-            if let id = element.id, excludedConstraints.contains(id) { continue }
+            if let id = element.id, installs[id] == [] { continue }
             guard var spec = constraint(element, holder: holder) else { continue }
+            spec.sizeClasses = element.id.flatMap { installs[$0] } ?? .all
             if [spec.first.attribute, spec.second?.attribute].contains(where: { $0 == .lastBaseline || $0 == .firstBaseline }),
                !warnedBaseline {
                 warn(element, "baseline constraints align the views' bottoms (text metrics are not modelled)")

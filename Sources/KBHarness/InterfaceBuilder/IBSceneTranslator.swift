@@ -28,10 +28,8 @@ struct IBSceneTranslator {
     var usesTPKeyboardAvoiding = false
     /// The root view's IB id.
     var rootID = ""
-    /// Views and constraints the default size class leaves out (`<variation key="default">` excludes).
-    var excludedViews: Set<String> = []
-    /// Constraints the default size class leaves out.
-    var excludedConstraints: Set<String> = []
+    /// The size classes of the views and constraints Interface Builder installs only for some (by IB id).
+    var installs: [String: SizeClasses] = [:]
     /// Inside the cell being translated: the edges each view is pinned to its cell by, from the cell's constraints.
     var cellPins: [String: Set<String>] = [:]
 
@@ -70,7 +68,7 @@ struct IBSceneTranslator {
     /// A translated subtree, or why it was left out.
     mutating func view(_ element: IBElement, parent: String, superviewSize: Size?, stackAxis: StackAxis?,
                        inCell: Bool, group: String, windowOrigin: Point, hiddenAncestor: Bool = false) -> ViewSpec? {
-        if let elementID = element.id, excludedViews.contains(elementID) { return nil }
+        if let elementID = element.id, installs[elementID] == [] { return nil }
         let name = element.name
         var kind: ViewKind
         if let known = IBSceneTranslator.viewKinds[name] {
@@ -113,6 +111,7 @@ struct IBSceneTranslator {
         spec.isUserInteractionEnabled = element.flag("userInteractionEnabled") ?? true
         spec.isEnabled = element.flag("enabled") ?? true
         spec.tag = element.number("tag").map { Int($0) } ?? 0
+        spec.sizeClasses = installs[id] ?? .all
         kinds[id] = kind
         parents[id] = parent
         if inCell { inCells.insert(id) }
@@ -128,7 +127,11 @@ struct IBSceneTranslator {
         let origin = Point(x: windowOrigin.x + (stored?.minX ?? 0), y: windowOrigin.y + (stored?.minY ?? 0))
         let hidden = hiddenAncestor || spec.isHidden || spec.alpha == 0
         if kind.isTextInputView && !hidden && spec.isEnabled && spec.isUserInteractionEnabled {
-            inputs.append((id, group, origin, location))
+            if let partial = partialInstall(of: id) {
+                warn(element, "installed only for \(partial.text): no step focuses it, since steps run on every device")
+            } else {
+                inputs.append((id, group, origin, location))
+            }
         }
         readKindDetails(element, kind: kind, into: &spec, stored: isMisplaced ? nil : stored)
         for constraint in element.list("constraints") where constraint.name == "constraint" {
@@ -257,12 +260,26 @@ struct IBSceneTranslator {
         return result
     }
 
-    /// A warning for size-class variations, which are laid out with the default (any, any) set.
+    /// The size classes a view is installed for, when it or an ancestor is not installed for all of them.
+    func partialInstall(of id: String) -> SizeClasses? {
+        var current: String? = id, classes = SizeClasses.all
+        while let view = current {
+            classes.formIntersection(installs[view] ?? .all)
+            current = parents[view]
+        }
+        return classes == .all ? nil : classes
+    }
+
+    /// A warning for variations other than installs (a font, a constant or hidden per size class): those use
+    /// the value for every size class.
     mutating func noteVariations(_ element: IBElement) {
-        let keys = element.children.filter { $0.name == "variation" && $0.key != "default" }.compactMap(\.key)
-        if !keys.isEmpty {
-            warn(element, "size-class variations (\(keys.joined(separator: ", "))) are not applied: laid out with the "
-                 + "constraints and views installed for every size class")
+        let varied = element.children.filter { variation in
+            variation.name == "variation" && variation.key != "default" && !IBSizeClassInstalls.isOtherIdiom(variation.key)
+                && (variation.attributes.keys.contains { $0 != "key" } || variation.children.contains { $0.name != "mask" })
+        }
+        if !varied.isEmpty {
+            warn(element, "size-class variations of properties (\(varied.compactMap(\.key).joined(separator: ", "))) "
+                 + "are not applied: laid out with the value for every size class")
         }
     }
 

@@ -41,8 +41,9 @@ public struct LayoutReport: Sendable {
         self.device = device.key
         self.orientation = orientation
         if scenario.usesAutoLayout {
-            let first = try scenario.resolveWithoutAutoLayout(on: device, orientation: orientation)
-            ambiguities = try ConstraintLayout.ambiguities(scenario, laidOut: first, scale: device.scale).map {
+            let installed = scenario.installed(on: device, orientation: orientation)
+            let first = try installed.resolveWithoutAutoLayout(on: device, orientation: orientation)
+            ambiguities = try ConstraintLayout.ambiguities(installed, laidOut: first, scale: device.scale).map {
                 "\($0.location.file):\($0.location.line): view '\($0.id)' is ambiguous \($0.axis)ly: "
                     + "its constraints do not decide its \($0.axis == "horizontal" ? "x or width" : "y or height")"
             }

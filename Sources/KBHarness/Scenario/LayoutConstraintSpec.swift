@@ -130,6 +130,8 @@ public struct LayoutConstraintSpec: Hashable, Sendable {
     public var constant: Double
     /// Priority, 1…1000 (1000: required).
     public var priority: Double
+    /// The size classes it is installed for (`when wC hR, wR hR`); all by default.
+    public var sizeClasses = SizeClasses.all
     /// The constraint as written, for messages.
     public var text: String
     /// Where it is written.
@@ -170,6 +172,11 @@ public enum LayoutConstraintParser {
     /// Parses one constraint; view ids are checked later, against the scenario's views.
     public static func parse(_ text: String, at location: SourceLocation) throws(Failure) -> LayoutConstraintSpec {
         var tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var sizeClasses = SizeClasses.all
+        if let when = tokens.firstIndex(of: "when") {
+            sizeClasses = try classes(tokens[(when + 1)...].joined(separator: " "))
+            tokens.removeSubrange(when...)
+        }
         var priority = 1000.0
         if let at = tokens.firstIndex(where: { $0.hasPrefix("@") }) {
             var value = String(tokens[at].dropFirst())
@@ -219,10 +226,26 @@ public enum LayoutConstraintParser {
         }
         guard rest.isEmpty else { throw Failure(message: "unexpected '\(rest.joined(separator: " "))'") }
         guard constant.isFinite, multiplier.isFinite else { throw Failure(message: "numbers must be finite") }
-        let spec = LayoutConstraintSpec(first: first, relation: relation, second: second, multiplier: multiplier,
+        var spec = LayoutConstraintSpec(first: first, relation: relation, second: second, multiplier: multiplier,
                                         constant: constant, priority: priority, text: text, location: location)
+        spec.sizeClasses = sizeClasses
         try check(spec)
         return spec
+    }
+
+    /// The size classes of a `when` clause: `wC hR, wR hR`.
+    static func classes(_ text: String) throws(Failure) -> SizeClasses {
+        var result: SizeClasses = []
+        for part in text.split(separator: ",") {
+            let name = part.split(separator: " ").joined(separator: " ")
+            guard let value = SizeClasses(text: name) else {
+                throw Failure(message: "'\(name)' after 'when' is not a size class; expected "
+                              + SizeClasses.named.map { "'\($0.text)'" }.joined(separator: ", ") + ", separated by commas")
+            }
+            result.insert(value)
+        }
+        guard !result.isEmpty else { throw Failure(message: "'when' names no size class, e.g. 'when wC hR, wR hR'") }
+        return result
     }
 
     /// `item.attribute`, where the attribute is the last dotted component.

@@ -39,6 +39,17 @@ extension Scenario {
     /// The node tree (count, order, kinds) is the same in every orientation, so a rotation step can hand
     /// the other orientation's screen to the engine as a relayout.
     public func resolve(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
+        try installed(on: device, orientation: orientation).resolveInstalled(on: device, orientation: orientation)
+    }
+
+    /// The scenario with the views and constraints UIKit installs for the device's size classes.
+    func installed(on device: DeviceProfile, orientation: Orientation) -> Scenario {
+        variesBySizeClass ? installing(for: SizeClasses.of(device, orientation, container: container)) : self
+    }
+
+    /// Lays out a scenario whose views and constraints are those installed on the device.
+    private func resolveInstalled(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
+        -> ResolvedScreen {
         let laidOut = try resolveWithoutAutoLayout(on: device, orientation: orientation)
         guard usesAutoLayout else { return laidOut }
         // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay

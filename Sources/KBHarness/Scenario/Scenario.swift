@@ -568,6 +568,8 @@ public struct ViewSpec: Hashable, Sendable {
     public var isEnabled = true
     /// `tag`.
     public var tag = 0
+    /// The size classes the view is installed for (Interface Builder's per-size-class installs); all by default.
+    public var sizeClasses = SizeClasses.all
     /// Scroll state (scroll views, tables, collections, text views).
     public var scroll: ScrollSpec?
     /// IQ input options (fields, text views, search bars).

@@ -70,6 +70,7 @@ extension ViewSpec {
         object["userInteraction"] = .bool(isUserInteractionEnabled)
         object["enabled"] = .bool(isEnabled)
         object["tag"] = .number(Double(tag))
+        if sizeClasses != .all { object["sizeClasses"] = .array(SizeClasses.named.filter { sizeClasses.contains($0.value) }.map { .string($0.text) }) }
         return .object(object)
     }
 
@@ -304,7 +305,8 @@ extension KnownIssue {
 extension LayoutConstraintSpec {
     /// The normal form: `first REL second * m + c @p`, or `first REL c @p` for a constant size.
     var canonicalText: String {
-        let priorityText = "@\(CanonicalJSON.format(priority))"
+        // Written only when set, so constraints installed everywhere keep their scenario's hash.
+        let priorityText = "@\(CanonicalJSON.format(priority))" + (sizeClasses == .all ? "" : " when \(sizeClasses.text)")
         guard let second else {
             return "\(first) \(relation.rawValue) \(CanonicalJSON.format(constant)) \(priorityText)"
         }

@@ -3,7 +3,7 @@ import Yams
 
 /// Which fields a view mapping accepts, by kind; the decoder uses it for unknown-key messages too.
 enum ViewFields {
-    static let common = ["id", "kind", "frame", "autoresizing", "hidden", "alpha", "userInteraction", "enabled", "tag",
+    static let common = ["id", "kind", "frame", "autoresizing", "hidden", "alpha", "userInteraction", "enabled", "tag", "sizeClasses",
                          "keyboardLayoutGuide"]
     static let children = ["views"]
     static let scroll = ["contentSize", "contentOffset", "contentInset", "contentInsetAdjustmentBehavior",
@@ -246,6 +246,22 @@ struct ScenarioDecoder {
         return scenario
     }
 
+    /// A view's `sizeClasses:`, the combinations it is installed for (`[wC hR, wR hR]`); all when absent.
+    private mutating func decodeSizeClasses(_ fields: Fields) -> SizeClasses {
+        guard let items = reader.items(fields, "sizeClasses") else { return .all }
+        var result: SizeClasses = []
+        for item in items {
+            guard let text = reader.string(item.node, at: item.path) else { continue }
+            do {
+                result.formUnion(try LayoutConstraintParser.classes(text))
+            } catch {
+                reader.fail(item.node, item.path, error.message.replacingOccurrences(of: " after 'when'", with: ""))
+            }
+        }
+        if items.isEmpty { reader.fail(at: fields.location(of: "sizeClasses"), fields.path("sizeClasses"), "the list is empty") }
+        return result.isEmpty ? .all : result
+    }
+
     /// `constraints:`: Auto Layout constraints in their text form, their view ids checked against the views.
     private mutating func decodeConstraints(_ fields: Fields) -> [LayoutConstraintSpec] {
         var constraints: [LayoutConstraintSpec] = []
@@ -459,6 +475,7 @@ struct ScenarioDecoder {
         view.isUserInteractionEnabled = reader.bool(fields, "userInteraction") ?? true
         view.isEnabled = reader.bool(fields, "enabled") ?? true
         view.tag = reader.integer(fields, "tag") ?? 0
+        view.sizeClasses = decodeSizeClasses(fields)
         view.keyboardLayoutGuideSpacing = reader.number(fields, "keyboardLayoutGuide")
 
         var hidden = hiddenAncestor
