@@ -37,6 +37,33 @@ private let notes = """
         #expect(outcome.steps.map(\.action) == ["focus notes", "caret start", "caret 200", "caret end"])
     }
 
+    @Test func aNonScrollingTextViewTallerThanTheRoomIsJudgedByItsCaretLine() throws {
+        // 400 pt tall at y 40 on an iPhone 8 (top guide 20, QuickType keyboard top 407): the room is 387 pt,
+        // so no avoidance can show all of it. Empty, its caret is the first line: 40 + 8 = 48...70, visible.
+        // A caret step at 370 puts the line at 410...432: 22 pt under the keyboard. The keyboard layout guide
+        // moves nothing, so the numbers are the layout's.
+        let s = try scenario("""
+            key: t/tall-text
+            title: Tall text
+            views:
+              - {id: notes, kind: textView, frame: {left: 20, right: 20, top: 40, height: 400}, scrollEnabled: false}
+            steps:
+              - focus: notes
+              - caret: 370
+            """)
+        let device = try starterDevice("iphone-8")
+        let key = CellKey(scenario: s.key, device: device.key, orientation: .portrait, keyboard: .predictive, strategy: "guide")
+        let outcome = try #require(CellRunner(key: key, scenario: s, device: device)).run(expected: [])
+        #expect(outcome.steps.map { $0.value(of: "occlusion") } == [0, 22])
+        #expect(outcome.steps.map { $0.failed } == [[], [.covered]])
+        #expect(outcome.steps[1].failureDetails.first?.text
+                == "notes's caret line is covered: 22 pt of it under the keyboard (bottom 432, keyboard top 407)")
+        // 380 tall it fits the room (380 < 387): the whole view is judged, and its bottom 420 is 13 pt under.
+        let fitting = try scenario(s.canonicalJSON.replacingOccurrences(of: "\"height\":400", with: "\"height\":380"))
+        let whole = try #require(CellRunner(key: key, scenario: fitting, device: device)).run(expected: [])
+        #expect(whole.steps.map { $0.value(of: "occlusion") } == [13, 13])
+    }
+
     @Test func aCaretStepNeedsAFocusedInputAndAPlace() throws {
         let s = try scenario("""
             key: t/caret

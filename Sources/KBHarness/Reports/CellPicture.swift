@@ -90,8 +90,8 @@ public enum CellPicture {
             svg.rect(before, fill: "none", stroke: "#f08c00", width: 1, dash: true)
             svg.rect(after, fill: "none", stroke: "#f08c00", width: 2.5)
             if let keyboardTop, let docked = StepObserver.dockedKeyboard(in: world) {
-                // The same measure as the verdict: a scrolling text view is judged by its caret line.
-                let coverage = Coverage(of: EditingTarget(of: focused, in: screen), keyboard: docked)
+                // The same measure as the verdict: the caret line of a scrolling or too-tall text view.
+                let coverage = Coverage(of: EditingTarget(of: focused, in: screen, room: docked.minY - topGuide), keyboard: docked)
                 let judged = coverage.target.frame
                 if coverage.target.isCaret { svg.rect(judged, fill: "#f08c00", stroke: "#f08c00", width: 1) }
                 let gap = keyboardTop - judged.maxY

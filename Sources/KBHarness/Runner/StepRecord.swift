@@ -148,8 +148,8 @@ struct StepObserver {
             let frame = screen.frameInWindow(focused)
             metrics.append(("focused.minY", frame.minY))
             metrics.append(("focused.maxY", frame.maxY))
-            // A scrolling text view is judged by its caret line: its top may scroll under a bar or the keyboard.
-            let judged = EditingTarget(of: focused, in: screen)
+            // A scrolling text view, or a text view too tall for the room, is judged by its caret line.
+            let judged = EditingTarget(of: focused, in: screen, room: keyboard.map { $0.minY - topGuide })
             if let keyboard {
                 let coverage = Coverage(of: judged, keyboard: keyboard)
                 metrics.append(("gap", keyboard.minY - frame.maxY))
@@ -264,18 +264,29 @@ struct RestoreBaseline {
     }
 }
 
-/// What the verdicts judge of an editing input, in window coordinates: the field itself, or a
-/// scrolling text view's caret line (its top may legitimately scroll under a bar or the keyboard).
+/// What the verdicts judge of an editing input, in window coordinates: the field itself, or a caret line —
+/// a scrolling text view's (its top may legitimately scroll under a bar or the keyboard), and a
+/// non-scrolling text view's when it is taller than the room between the top guide and the keyboard, where
+/// no avoidance can show all of it and what the user needs is the line they type on.
 struct EditingTarget {
     /// The judged rectangle, in window coordinates.
     let frame: Rect
     /// Whether `frame` is a caret line rather than the whole input.
     let isCaret: Bool
 
-    /// The judged part of `input` as `screen` shows it now.
-    init(of input: NodeID, in screen: Screen) {
-        frame = screen.visibleEditingFrame(of: input)
-        isCaret = screen[input].isScrollableTextView
+    /// The judged part of `input` as `screen` shows it now; `room` is the height between the top guide and
+    /// the docked keyboard, when there is one.
+    init(of input: NodeID, in screen: Screen, room: Double?) {
+        let node = screen[input]
+        let whole = screen.frameInWindow(input)
+        if node.kind == .textView && !node.isScrollEnabled, let room, whole.height > room + 0.5 {
+            let caret = screen.caretRect(of: input)
+            frame = Rect(x: whole.minX + caret.minX, y: whole.minY + caret.minY, width: caret.width, height: caret.height)
+            isCaret = true
+        } else {
+            frame = screen.visibleEditingFrame(of: input)
+            isCaret = node.isScrollableTextView
+        }
     }
 
     /// `email`, or `notes's caret line`, for messages.
