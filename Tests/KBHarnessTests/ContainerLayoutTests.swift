@@ -65,18 +65,19 @@ private func screen(_ container: String, _ extra: String = "", device: String = 
     @Test func aNavigationControllerInASheetHasItsBarInTheCard() throws {
         let r = try screen("navigationInSheet")
         // iPhone: a page sheet 10 pt below the status bar, (0, 30, 375, 637). The navigation controller's
-        // view is the card; the content view fills it, its safe area starting under the 44-pt bar.
+        // view is the card; the content view fills it, its safe area starting under the bar, 56 pt in a sheet
+        // since iOS 13 (iPadOS 16 beta 5 briefly made it 12 pt smaller on iPhone and 6 on iPad: 44 and 50).
         let navigation = try #require(r.screen.controllers.first { $0.kind == .navigationController })
         #expect(navigation.presentation == .formSheet)
         #expect(r.screen.frameInWindow(navigation.view) == Rect(x: 0, y: 30, width: 375, height: 637))
-        #expect(navigation.navigationBarFrame == Rect(x: 0, y: 0, width: 375, height: 44))
-        #expect(r.screen.safeAreaInsets(of: r.contentRoot) == EdgeInsets(top: 44))
+        #expect(navigation.navigationBarFrame == Rect(x: 0, y: 0, width: 375, height: 56))
+        #expect(r.screen.safeAreaInsets(of: r.contentRoot) == EdgeInsets(top: 56))
         #expect(r.screen.navigationController(of: try #require(r.contentController)) != nil)
-        // iPad form sheet: 540 × 620 centred in 1024 × 1366 at (242, 373); its bar is 50 pt there.
+        // iPad form sheet: 540 × 620 centred in 1024 × 1366 at (242, 373); its bar is 56 pt too (50 full screen).
         let pad = try screen("navigationInSheet", device: "ipad-pro-12-9")
         let padNavigation = try #require(pad.screen.controllers.first { $0.kind == .navigationController })
         #expect(pad.screen.frameInWindow(padNavigation.view) == Rect(x: 242, y: 373, width: 540, height: 620))
-        #expect(pad.screen.safeAreaInsets(of: pad.contentRoot) == EdgeInsets(top: 50))
+        #expect(pad.screen.safeAreaInsets(of: pad.contentRoot) == EdgeInsets(top: 56))
     }
 
     @Test func aTextViewCanBeTheRootViewAndRestsUnderTheBar() throws {

@@ -88,6 +88,9 @@ private struct ParentLayout {
 
 /// Builds one `Screen` from a scenario, a device and an orientation.
 private struct LayoutResolver {
+    /// A navigation bar's height inside a sheet card (iOS 13 and later).
+    static let sheetNavigationBarHeight = 56.0
+
     let scenario: Scenario
     let device: DeviceProfile
     let orientation: Orientation
@@ -203,8 +206,13 @@ private struct LayoutResolver {
             views.rootParent = node
             views.rootFrame = Rect(x: 0, y: 0, width: sheet.width, height: sheet.height)
             rootSafe = sheetSafe
-            views.navigationBarFrame = Rect(x: 0, y: sheetSafe.top, width: sheet.width, height: navigationBarHeight)
-            if !scenario.navigationBar.isHidden { rootSafe.top = sheetSafe.top + navigationBarHeight }
+            // Since iOS 13 a standard bar in a sheet card is 56 pt, not 44 (an iPhone in landscape shows the
+            // sheet full screen, with the device's bar).
+            let inCard = device.idiom == .pad || orientation == .portrait
+            let barHeight = inCard && !scenario.navigationBar.isLargeTitle ? LayoutResolver.sheetNavigationBarHeight
+                : navigationBarHeight
+            views.navigationBarFrame = Rect(x: 0, y: sheetSafe.top, width: sheet.width, height: barHeight)
+            if !scenario.navigationBar.isHidden { rootSafe.top = sheetSafe.top + barHeight }
         } else {
             if container.hasTabBar {
                 let node = builder.addView("$tabBar", .view, frame: full, in: nil) { [margins = rootMargins(safe)] in
