@@ -19,7 +19,9 @@ import Testing
         defer { scratch.remove() }
         let first = try kbharness(["import", "screens"], in: scratch.path)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("Form.storyboard: 2 scenes, 1 with text inputs → 1 scenario\n"))
+        #expect(first.stdout.contains("Form.storyboard: 2 scenes, 1 with text inputs → 1 scenario; 1 warning\n"))
+        // Warnings go to standard error, each with its file and line.
+        #expect(first.stderr.contains("screens/Form.storyboard:32: scene \"signup\": runtime attribute 'keyboardDistanceFromTextField'"))
         #expect(first.stdout.contains("scenarios: 1 added, 0 updated, 0 unchanged"))
 
         let before = DatabaseBytes(scratch.file("kbharness.sqlite"))

@@ -80,8 +80,10 @@ import Testing
         #expect(settings.navigationBar.isHidden == false)
         // A push keeps the bar of the navigation controller it is pushed on.
         #expect(try Self.container("underopaquebar").navigationBar.isTranslucent == false)
-        // (The first tab's bar has largeTitles="YES", as Xcode writes "Prefers Large Titles"; the importer reads
-        // prefersLargeTitles, so that scene is not asserted here: reported.)
+        // The first tab's bar has largeTitles="YES", as Xcode writes "Prefers Large Titles"; a push inherits it
+        // (largeTitleDisplayMode is automatic by default).
+        #expect(try Self.container("home").navigationBar.isLargeTitle == true)
+        #expect(try Self.container("details").navigationBar.isLargeTitle == true)
         // A bar IB writes no attributes for: UIKit's defaults, shown and translucent, no large title.
         let edges = try Self.container("edges")
         #expect(edges.navigationBar == NavigationBarSpec(isHidden: false, isLargeTitle: false, isTranslucent: true))
@@ -124,6 +126,18 @@ import Testing
         // Home, the tab's root, the same: 564.
         #expect(try Self.windowFrame("hom-00-011", in: try Self.container("home"), on: "iphone-8")
             == Rect(x: 20, y: 564, width: 335, height: 34))
+    }
+
+    @Test func aLargeTitleBarIs96PointsTall() throws {
+        // 20 (status bar) + 96 (44 + the 52-pt large-title band) + 20 = 136, in the view as in the window.
+        #expect(try InterfaceBuilderImportTests.frame("hom-00-010", in: try Self.container("home"), on: "iphone-8")
+            == Rect(x: 20, y: 136, width: 335, height: 34))
+    }
+
+    @Test func aNavigationBarInASheetCardIs56PointsTall() throws {
+        // Since iOS 13 a sheet's standard navigation bar is 56 pt: the field is 56 + 20 = 76 from the card's top.
+        #expect(try InterfaceBuilderImportTests.frame("cmp-00-010", in: try Self.container("compose"), on: "iphone-8")
+            == Rect(x: 20, y: 76, width: 335, height: 34))
     }
 
     @Test func aHiddenNavigationBarInsetsNothing() throws {
@@ -225,6 +239,14 @@ import Testing
                                                  IndexPath(section: 1, item: 2), IndexPath(section: 1, item: 3)])
     }
 
+    @Test func theLastSectionsFooterEndsTheContent() throws {
+        // Grouped, sectionFooterHeight 18: 18 + 44 + 60 (section 0), 36 + 4 × 44 (section 1), then its footer 18.
+        let table = try #require(try Self.table().rootView.table)
+        #expect(table.sections.map(\.footer) == [0, 18])
+        let screen = try Self.table().resolve(on: try starterDevice("iphone-8"), orientation: .portrait).screen
+        #expect(screen[try #require(screen.node(named: "$root"))].contentSize.height == 352)
+    }
+
     @Test func rowsSpanTheTableAndKeepTheirPlacesOnEveryWidth() throws {
         let scenario = try Self.table()
         // Grouped rows span the table (full screen width) in content coordinates: 18, 18 + 44 = 62,
@@ -260,9 +282,9 @@ import Testing
         #expect(try frame("fld-00-050", "iphone-8") == Rect(x: 239, y: 5, width: 120, height: 34))
         #expect(try frame("fld-00-050", "iphone-se-1st-gen") == Rect(x: 184, y: 5, width: 120, height: 34))
         // Zip code: leading 8 after the 80-wide label at 16 (16 + 80 + 8 = 104), trailing 16 from the cell:
-        // 375 − 16 − 104 = 255 wide. (On 320 UIKit keeps it at 104, 200 wide; the importer, which turns a cell
-        // subview's constraints into the mask its pins to the cell imply, moves it to 49 at 255 wide: reported.)
+        // 375 − 16 − 104 = 255 wide; on 320 the label does not move, so the field keeps 104 and is 200 wide.
         #expect(try frame("fld-00-060", "iphone-8") == Rect(x: 104, y: 5, width: 255, height: 34))
+        #expect(try frame("fld-00-060", "iphone-se-1st-gen") == Rect(x: 104, y: 5, width: 200, height: 34))
         // The label, pinned to the leading edge at a fixed width, stays.
         #expect(try frame("lbl-00-060", "iphone-se-1st-gen") == Rect(x: 16, y: 11.5, width: 80, height: 21))
     }

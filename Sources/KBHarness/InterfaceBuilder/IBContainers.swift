@@ -138,11 +138,12 @@ struct IBContainers {
         return result
     }
 
-    /// A navigation controller's bar: hidden, translucent, large titles.
+    /// A navigation controller's bar: hidden, translucent, large titles (Xcode writes `prefersLargeTitles` as
+    /// `largeTitles`).
     private static func navigationBar(of navigation: IBElement) -> NavigationBarSpec {
         let bar = navigation.child("navigationBar", key: "navigationBar")
         return NavigationBarSpec(isHidden: navigation.flag("navigationBarHidden") ?? false,
-                                 isLargeTitle: bar?.flag("prefersLargeTitles") ?? false,
+                                 isLargeTitle: bar?.flag("largeTitles") ?? bar?.flag("prefersLargeTitles") ?? false,
                                  isTranslucent: bar?.flag("translucent") ?? true)
     }
 }

@@ -171,7 +171,9 @@ extension IBDocumentContext {
     /// `File.storyboard: Login` from the controller's title, navigation item, label or class.
     func title(_ view: IBElement, controller: IBElement?) -> String {
         let owner = controller ?? view
-        let label = owner["title"] ?? owner.child("navigationItem", key: "navigationItem")?["title"] ?? owner["userLabel"]
+        // File's Owner's userLabel is IB's own "File's Owner": its class says more.
+        let userLabel = owner.name == "placeholder" ? nil : owner["userLabel"]
+        let label = owner["title"] ?? owner.child("navigationItem", key: "navigationItem")?["title"] ?? userLabel
             ?? owner["customClass"] ?? owner["storyboardIdentifier"] ?? owner.id ?? "scene"
         return "\((file as NSString).lastPathComponent): \(label)"
     }

@@ -86,7 +86,8 @@ struct IBDocumentContext {
                 }
                 var placement = IBContainers.Placement()
                 placement.reason = view.id == ownerView ? "the view of File's Owner (\(owner?["customClass"] ?? "a controller"))"
-                    : "a top-level view placed by code: laid out full screen at its designed frame"
+                    : "a top-level view placed by code: put at its designed frame in a full-screen view, its autoresizing mask "
+                    + "following the screen's size"
                 scene(view, controller: view.id == ownerView ? owner : nil, name: name, placement: placement)
             }
         }

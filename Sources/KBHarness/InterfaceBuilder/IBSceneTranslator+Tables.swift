@@ -49,6 +49,12 @@ extension IBSceneTranslator {
             }
             table.sections.append(TableSection(header: headerHeight, footer: 0, rowHeights: rows))
         }
+        // Each footer is in the gap above the next section; the last one is in no stored frame: the table's
+        // section footer height, which a grouped table or a footer title shows.
+        if let last = element.list("sections").last, !table.sections.isEmpty,
+           table.style != .plain || last["footerTitle"] != nil {
+            table.sections[table.sections.count - 1].footer = element.number("sectionFooterHeight") ?? 0
+        }
         return table
     }
 
@@ -114,9 +120,11 @@ extension IBSceneTranslator {
         return mask
     }
 
-    /// The horizontal edges each view is pinned to one of `containers` by, from the constraints under `cell`.
+    /// The horizontal edges each view is pinned to one of `containers` by, from the constraints under `cell`;
+    /// an edge tied to a sibling's edge counts as pinned to the side of the cell that sibling edge follows.
     static func pins(in cell: IBElement, containers: [String]) -> [String: Set<String>] {
         var pins: [String: Set<String>] = [:]
+        var siblings: [(view: String, sibling: String, siblingEdge: String)] = []
         func edge(_ attribute: String) -> String? {
             switch attribute {
             case "leading", "left", "leadingMargin", "leftMargin": return "leading"
@@ -131,11 +139,40 @@ extension IBSceneTranslator {
             for constraint in element.children where constraint.name == "constraint" {
                 let first = constraint["firstItem"] ?? holder, second = constraint["secondItem"] ?? ""
                 guard let firstEdge = edge(constraint["firstAttribute"] ?? ""),
-                      let secondEdge = edge(constraint["secondAttribute"] ?? ""), firstEdge == secondEdge else { continue }
+                      let secondEdge = edge(constraint["secondAttribute"] ?? "") else { continue }
+                if !containers.contains(first) && !containers.contains(second) && !second.isEmpty && firstEdge != "centerX"
+                    && secondEdge != "centerX" && firstEdge != secondEdge {
+                    // `field.leading == label.trailing + 8`: the field's edge follows the label's.
+                    siblings.append((first, second, secondEdge))
+                    siblings.append((second, first, firstEdge))
+                    continue
+                }
+                guard firstEdge == secondEdge else { continue }
                 if containers.contains(second) && !containers.contains(first) { pins[first, default: []].insert(firstEdge) }
                 if containers.contains(first) && !containers.contains(second) { pins[second, default: []].insert(firstEdge) }
             }
         }
-        return pins
+        // A view whose width is fixed (a width constraint) or set by its content (a label, a button, a switch)
+        // keeps it: the sibling that stretches is the other one.
+        var keepsWidth = Set<String>()
+        cell.walk { element in
+            guard let id = element.id else { return }
+            if ["label", "button", "switch", "imageView", "segmentedControl", "stepper"].contains(element.name) { keepsWidth.insert(id) }
+            for constraint in element.list("constraints") where constraint.name == "constraint" {
+                if constraint["firstAttribute"] == "width", constraint["secondItem"] == nil, constraint["firstItem"] ?? id == id {
+                    keepsWidth.insert(id)
+                }
+            }
+        }
+        var tied = pins
+        for (view, sibling, siblingEdge) in siblings where !keepsWidth.contains(view) {
+            let own = pins[sibling] ?? []
+            guard !own.contains("centerX") || own.contains("leading") || own.contains("trailing") else { continue }
+            // The sibling's edge follows the cell's left side, its right side, or (stretched) its own side.
+            let side = own.contains("leading") && own.contains("trailing") ? siblingEdge
+                : own.contains("trailing") ? "trailing" : "leading"
+            tied[view, default: []].insert(side)
+        }
+        return tied
     }
 }

@@ -80,7 +80,12 @@ struct IBSceneTranslator {
             kind = .view
         }
         let customClass = element["customClass"] ?? ""
-        if ["IQPreviousNextView", "IQDeepResponderContainerView"].contains(customClass) { kind = .deepResponderContainer }
+        if customClass == "IQDeepResponderContainerView" { kind = .deepResponderContainer }
+        if customClass == "IQPreviousNextView" {
+            // 8.x keeps the class only so old files load: it is not among the deep-responder containers.
+            warn(element, "IQPreviousNextView groups its fields for Next and Previous only up to IQKeyboardManager 6.x; "
+                 + "8.x (the iq strategy) treats it as a plain view: use IQDeepResponderContainerView")
+        }
         if customClass.hasPrefix("TPKeyboardAvoiding") { usesTPKeyboardAvoiding = true }
         let id = element.id ?? "\(parent).\(element.key ?? name)"
         let location = location(of: element)
@@ -224,28 +229,42 @@ struct IBSceneTranslator {
     static let intrinsicPlainViews: Set<String> = ["activityIndicatorView", "stepper", "pageControl", "progressView",
                                                    "datePicker", "pickerView"]
 
-    /// IQ options set on an input through user-defined runtime attributes.
+    /// IQ options set on an input through user-defined runtime attributes, as IQKeyboardManager 8.x (the `iq`
+    /// strategy) reads them: none. The per-view keyPaths of 6.x (`keyboardDistanceFromTextField`, `enableMode`,
+    /// `ignoreSwitchingByNextPrevious`) are setters that do nothing from 7.0 on, and the `iq.…` options that
+    /// replaced them are not Objective-C properties, so IB cannot set them. Each is reported.
     mutating func input(_ element: IBElement) -> InputSpec {
-        var input = InputSpec()
         for attribute in element.list("userDefinedRuntimeAttributes") {
             let keyPath = attribute["keyPath"] ?? ""
-            let value = attribute.children.first
+            let child = attribute.children.first
+            let value = child?["value"] ?? attribute["value"] ?? "?"
             switch keyPath {
-            case "keyboardDistanceFromTextField", "keyboardDistance", "iq.distanceFromKeyboard":
-                input.keyboardDistance = value?.number("value")
-            case "enableMode", "iq.enableMode":
-                let raw = value?.number("value").map(Int.init) ?? 0
-                input.enableMode = raw == 1 ? .enabled : raw == 2 ? .disabled : .default
-            case "ignoreSwitchingByNextPrevious", "iq.ignoreSwitchingByNextPrevious":
-                input.ignoreSwitching = value?["value"] == "YES"
+            case "keyboardDistanceFromTextField", "enableMode", "ignoreSwitchingByNextPrevious",
+                 "shouldResignOnTouchOutsideMode":
+                warn(attribute, "runtime attribute '\(keyPath)' = \(value) acts only up to IQKeyboardManager 6.x; from "
+                     + "7.0 its setter does nothing, so the iq strategy (8.x) ignores it (in 8.x set "
+                     + "'iq.\(IBSceneTranslator.renamedOption(keyPath))' in code)")
+            case let path where path.hasPrefix("iq."):
+                warn(attribute, "runtime attribute '\(keyPath)' cannot be set from Interface Builder: 'iq' is not an "
+                     + "Objective-C property, and UIKit raises NSUnknownKeyException when it loads the view; ignored")
             default:
                 // Other runtime attributes (a placeholder, a corner radius) do not move anything.
-                if keyPath.hasPrefix("iq") || keyPath.lowercased().contains("keyboard") || keyPath.lowercased().contains("toolbar") {
+                if keyPath.lowercased().hasPrefix("iq") || keyPath.lowercased().contains("keyboard")
+                    || keyPath.lowercased().contains("toolbar") {
                     warn(attribute, "runtime attribute '\(keyPath)' is not an IQKeyboardManager option kbharness models; ignored")
                 }
             }
         }
-        return input
+        return InputSpec()
+    }
+
+    /// The 8.x name of a 6.x per-view option.
+    static func renamedOption(_ keyPath: String) -> String {
+        switch keyPath {
+        case "keyboardDistanceFromTextField": return "distanceFromKeyboard"
+        case "shouldResignOnTouchOutsideMode": return "resignOnTouchOutsideMode"
+        default: return keyPath
+        }
     }
 
     /// UIKit's autoresizing mask from IB's element (`flexibleMinX`, `widthSizable`, …); none when absent.
