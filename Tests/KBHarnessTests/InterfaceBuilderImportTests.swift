@@ -186,6 +186,57 @@ import Testing
             == ["'regular' is not a size class; expected 'wC hC', 'wC hR', 'wR hC', 'wR hR', separated by commas"])
     }
 
+    @Test func aSceneWhoseConstraintsLeaveAnInputUndecidedIsListedNotGuessed() throws {
+        let directory = try TemporaryDirectory()
+        func scene(_ id: String, _ fieldConstraints: String) -> String {
+            """
+                    <scene sceneID="s-\(id)"><objects>
+                        <viewController storyboardIdentifier="\(id)" id="vc-\(id)" sceneMemberID="viewController">
+                            <view key="view" id="root-\(id)">
+                                <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                                <subviews>
+                                    <searchBar contentMode="redraw" translatesAutoresizingMaskIntoConstraints="NO" id="bar-\(id)">
+                                        <rect key="frame" x="0.0" y="20" width="375" height="56"/>
+                                    </searchBar>
+                                    <textField borderStyle="roundedRect" translatesAutoresizingMaskIntoConstraints="NO" id="fld-\(id)">
+                                        <rect key="frame" x="20" y="96" width="335" height="34"/>
+                                        <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                                    </textField>
+                                </subviews>
+                                <constraints>
+                                    <constraint firstItem="bar-\(id)" firstAttribute="top" secondItem="root-\(id)" secondAttribute="top" constant="20" id="c1-\(id)"/>
+                                    <constraint firstItem="bar-\(id)" firstAttribute="leading" secondItem="root-\(id)" secondAttribute="leading" id="c2-\(id)"/>
+                                    <constraint firstItem="root-\(id)" firstAttribute="trailing" secondItem="bar-\(id)" secondAttribute="trailing" id="c3-\(id)"/>
+                                    <constraint firstItem="fld-\(id)" firstAttribute="leading" secondItem="root-\(id)" secondAttribute="leading" constant="20" id="c4-\(id)"/>
+                                    <constraint firstItem="root-\(id)" firstAttribute="trailing" secondItem="fld-\(id)" secondAttribute="trailing" constant="20" id="c5-\(id)"/>
+                                    \(fieldConstraints)
+                                </constraints>
+                            </view>
+                        </viewController>
+                    </objects></scene>
+            """
+        }
+        let path = try directory.write("Undecided.storyboard", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" useAutolayout="YES">
+                <device id="retina4_7" orientation="portrait"/>
+                <scenes>
+            \(scene("Decided", #"<constraint firstItem="fld-Decided" firstAttribute="top" secondItem="bar-Decided" secondAttribute="bottom" constant="20" id="c6-Decided"/>"#))
+            \(scene("Floating", ""))
+                </scenes>
+            </document>
+            """)
+        let report = try InterfaceBuilderImport.load(path: path, devices: Array(try starterDevices().values))
+        // The search bar is as tall as UIKit draws it (its stored 56), so the field below it is decided:
+        // 20 + 56 + 20 = 96.
+        #expect(report.scenarios.map(\.key) == ["ib/undecided/decided"])
+        let decided = try #require(report.scenarios.first)
+        #expect(try Self.frame("fld-Decided", in: decided, on: "iphone-8") == Rect(x: 20, y: 96, width: 335, height: 34))
+        // Nothing places the other field vertically: where it is, and so every verdict on it, is up to code.
+        #expect(report.skipped.map(\.reason) == ["its constraints do not decide where input 'fld-Floating' is vertically: "
+                                                 + "UIKit would put it somewhere arbitrary, so code completes this layout"])
+    }
+
     @Test func malformedAndArchiveFilesAreRefusedWithTheirLine() throws {
         let directory = try TemporaryDirectory()
         let broken = try directory.write("Broken.storyboard", """

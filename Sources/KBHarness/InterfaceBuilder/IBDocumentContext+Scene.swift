@@ -59,6 +59,12 @@ extension IBDocumentContext {
         scenario.constraints = constraints
         scenario.design = DesignSpec(device: design.profile, window: design.window, orientation: design.orientation,
                                      frames: translator.frames, misplaced: translator.misplaced.sorted())
+        if scenario.controller.kind == .tableViewController {
+            // IQ and TP leave a table view controller's table to UIKit, whose own avoidance is not simulated.
+            scenario.knownIssues = [KnownIssue(invariant: .covered, note: IBDocumentContext.tableControllerNote,
+                                               location: scenario.source)]
+            if let controller { translator.warn(controller, IBDocumentContext.tableControllerNote) }
+        }
         if let reason = check(scenario) {
             report.skipped.append(.init(scene: name, reason: reason, line: view.line))
         } else {
@@ -66,6 +72,11 @@ extension IBDocumentContext {
         }
         collectWarnings(translator, scene: name)
     }
+
+    /// Why a UITableViewController scene's covered verdicts are declared known.
+    static let tableControllerNote = "a UITableViewController insets its table and scrolls the editing row into view "
+        + "itself, which kbharness does not simulate (IQKeyboardManager and TPKeyboardAvoiding leave such tables to "
+        + "UIKit): its covered verdicts are declared known, not claimed"
 
     /// Why a translated scenario cannot be imported: it does not read back from its canonical form, or it
     /// cannot be laid out on some device (UIKit would break a constraint and log; a verdict would be a guess).
@@ -87,7 +98,31 @@ extension IBDocumentContext {
                 }
             }
         }
-        return nil
+        return undecidedInput(scenario)
+    }
+
+    /// An input whose place its constraints leave undecided on the designed device (itself or a view it is
+    /// in): UIKit would put it somewhere arbitrary, so the code that completes the layout decides it.
+    func undecidedInput(_ scenario: Scenario) -> String? {
+        guard scenario.usesAutoLayout, let design = scenario.design,
+              let device = devices.first(where: { $0.key == design.device }) ?? devices.first else { return nil }
+        let installed = scenario.installed(on: device, orientation: design.orientation)
+        guard let first = try? installed.resolveWithoutAutoLayout(on: device, orientation: design.orientation),
+              let ambiguities = try? ConstraintLayout.ambiguities(installed, laidOut: first, scale: device.scale),
+              !ambiguities.isEmpty else { return nil }
+        let undecided = Dictionary(ambiguities.map { ($0.id, $0.axis) }, uniquingKeysWith: { first, _ in first })
+        var found: (input: String, view: String, axis: String)?
+        func visit(_ view: ViewSpec, undecidedAncestor: (id: String, axis: String)?) {
+            guard found == nil else { return }
+            let here = undecided[view.id].map { (view.id, $0) } ?? undecidedAncestor
+            if view.isInput, let here { found = (view.id, here.0, here.1) }
+            for child in view.children { visit(child, undecidedAncestor: here) }
+        }
+        for child in installed.rootView.children { visit(child, undecidedAncestor: nil) }
+        guard let found else { return nil }
+        let place = found.input == found.view ? "" : " (it is inside '\(found.view)')"
+        return "its constraints do not decide where input '\(found.input)' is \(found.axis)ly\(place): UIKit would put it "
+            + "somewhere arbitrary, so code completes this layout"
     }
 
     /// Whether the scene's only text inputs are in prototype cells.

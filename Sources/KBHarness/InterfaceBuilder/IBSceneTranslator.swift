@@ -197,7 +197,7 @@ struct IBSceneTranslator {
     /// The intrinsic size: IB's placeholder when set; else the stored size for views whose content sizes
     /// them (it does not change with the device); with the file's hugging and compression priorities.
     func intrinsic(_ element: IBElement, kind: ViewKind, stored: Rect?, isScrollEnabled: Bool?) -> IntrinsicSpec? {
-        let sized: Set<ViewKind> = [.label, .button, .switch, .slider, .segmentedControl, .imageView, .textField]
+        let sized: Set<ViewKind> = [.label, .button, .switch, .slider, .segmentedControl, .imageView, .textField, .searchBar]
         let plainSized = kind == .view && IBSceneTranslator.intrinsicPlainViews.contains(element.name)
         let nonScrollingText = kind == .textView && isScrollEnabled == false
         var spec = IntrinsicSpec(kind: kind)
@@ -217,8 +217,9 @@ struct IBSceneTranslator {
             }
             spec.size = Size(width: metric(placeholderWidth, stored?.width), height: metric(placeholderHeight, stored?.height))
         } else if let stored, sized.contains(kind) || plainSized {
-            // A text field's width follows its text, which the file does not fix; its height is its font's.
-            spec.size = Size(width: kind == .textField || kind == .slider ? -1 : stored.width, height: stored.height)
+            // A text field's width follows its text, which the file does not fix; its height is its font's. A
+            // search bar is as tall as UIKit draws it (56 since iOS 11) and has no width of its own.
+            spec.size = Size(width: [.textField, .slider, .searchBar].contains(kind) ? -1 : stored.width, height: stored.height)
         } else if let stored, nonScrollingText {
             spec.size = Size(width: -1, height: stored.height)
         }

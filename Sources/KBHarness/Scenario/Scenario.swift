@@ -304,7 +304,7 @@ public struct IntrinsicSpec: Hashable, Sendable {
     /// is its text by its lines (20.5 at 17 pt, as Interface Builder stores it); a system button its title by
     /// a line + 12 (30 at 15 pt); a rounded-rect text field a line + 13 tall (30 at 14 pt, 34 at 17 pt; its
     /// width follows its constraints); a switch 51 × 31; a slider 31 tall; a segmented control 32 tall and
-    /// 16 pt of padding a segment; an image view its image's size.
+    /// 16 pt of padding a segment; an image view its image's size; a search bar 56 tall (iOS 11 and later).
     public func size(for kind: ViewKind) -> (width: Double?, height: Double?) {
         // A negative length is UIKit's `noIntrinsicMetric`: none on that axis.
         if let size { return (size.width < 0 ? nil : size.width, size.height < 0 ? nil : size.height) }
@@ -316,6 +316,7 @@ public struct IntrinsicSpec: Hashable, Sendable {
         case .textField: return (nil, line + 13)
         case .switch: return (51, 31)
         case .slider: return (nil, 31)
+        case .searchBar: return (nil, 56)
         case .segmentedControl: return (segments.reduce(0) { $0 + textWidth($1) + 16 }, 32)
         default: return (nil, nil)
         }

@@ -29,7 +29,7 @@ enum ViewFields {
         case .stackView: return children + stack
         case .textField: return input + ["placeholder", "fontSize"] + priorities
         case .textView: return scroll + input + textView + priorities
-        case .searchBar: return input + searchBar
+        case .searchBar: return input + searchBar + priorities
         case .label: return text + ["lines"] + priorities
         case .button: return ["title", "fontSize"] + priorities
         case .switch, .slider: return priorities
@@ -548,7 +548,7 @@ struct ScenarioDecoder {
             }
         }
         if [.label, .button, .switch, .slider, .segmentedControl, .imageView, .textField, .view, .deepResponderContainer,
-            .textView].contains(kind) {
+            .textView, .searchBar].contains(kind) {
             view.intrinsic = decodeIntrinsic(fields, kind: kind)
         }
         if kind == .stackView {
