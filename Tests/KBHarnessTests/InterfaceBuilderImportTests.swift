@@ -55,6 +55,24 @@ import Testing
         #expect(try Self.frame("ref-00-001", in: scenario, on: "iphone-8") == Rect(x: 20, y: 620, width: 335, height: 30))
     }
 
+    @Test func viewsKeepAReadableLabelThatMessagesShowBesideTheId() throws {
+        let scenario = try #require(try Self.load("Form.storyboard").scenarios.first)
+        // No user label or custom class on the fields: their placeholders name them.
+        #expect(scenario.labelsByID == ["eml-00-001": "Email", "pwd-00-001": "Password", "cod-00-001": "Code",
+                                        "ref-00-001": "Referral"])
+        // iPhone SE (1st generation) in landscape: safe area from the 32-pt bar; the password field at
+        // 32 + 40 + 34 + 8 = 114...148; the QuickType keyboard (199) tops at 320 − 199 = 121. The keyboard
+        // layout guide moves nothing, so Next to the password field leaves 27 pt of it covered.
+        let device = try starterDevice("iphone-se-1st-gen")
+        let key = CellKey(scenario: scenario.key, device: device.key, orientation: .landscape, keyboard: .predictive,
+                          strategy: "guide")
+        let outcome = try #require(CellRunner(key: key, scenario: scenario, device: device)).run(expected: [])
+        #expect(outcome.message == "step 2 (next): pwd-00-001 \"Password\" is covered: 27 pt of it under the keyboard "
+                + "(bottom 148, keyboard top 121)")
+        // The label reads back from the scenario's canonical form.
+        #expect(try Scenario.parse(scenario.canonicalJSON, file: "c.json").labelsByID == scenario.labelsByID)
+    }
+
     @Test func autoresizingMasksShareTheSizeChangeAmongTheFlexibleParts() throws {
         let scenario = try #require(try Self.load("Form.storyboard").scenarios.first)
         // The label: flexible width and bottom margin, designed (20, 300, 335, 21) in 375 × 667. On 320 × 568

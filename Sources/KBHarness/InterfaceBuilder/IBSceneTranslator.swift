@@ -117,6 +117,7 @@ struct IBSceneTranslator {
         spec.isEnabled = element.flag("enabled") ?? true
         spec.tag = element.number("tag").map { Int($0) } ?? 0
         spec.sizeClasses = installs[id] ?? .all
+        spec.label = element["userLabel"] ?? (customClass.isEmpty ? nil : customClass) ?? element["placeholder"]
         kinds[id] = kind
         parents[id] = parent
         if inCell { inCells.insert(id) }

@@ -20,6 +20,8 @@ public struct LayoutReport: Sendable {
         public var frame: Rect
         /// Frame in the window.
         public var window: Rect
+        /// Its readable label, if the scenario gives one.
+        public var label: String?
     }
 
     /// The scenario key.
@@ -50,10 +52,11 @@ public struct LayoutReport: Sendable {
         } else {
             ambiguities = []
         }
+        let labels = scenario.labelsByID
         views = screen.nodes.indices.map { index in
             let id = NodeID(index)
             return View(id: screen.name(of: id), kind: screen[id].kind, frame: screen[id].frame,
-                        window: screen.frameInWindow(id))
+                        window: screen.frameInWindow(id), label: labels[screen.name(of: id)])
         }
     }
 
@@ -76,6 +79,7 @@ public struct LayoutReport: Sendable {
                 json.array(views) { json, view in
                     json.object { json in
                         json.field("id") { $0.string(view.id) }
+                        if let label = view.label { json.field("label") { $0.string(label) } }
                         json.field("kind") { $0.string(view.kind.rawValue) }
                         json.field("frame") { rect(&$0, view.frame) }
                         json.field("window") { rect(&$0, view.window) }
@@ -86,10 +90,14 @@ public struct LayoutReport: Sendable {
         return json.text
     }
 
-    /// A table: id, kind, frame in the superview, frame in the window.
+    /// A table: id, kind, frame in the superview, frame in the window, and a label column when any view has one.
     public var text: String {
-        let table = TextTable(header: ["view", "kind", "frame", "in window"],
-                              rows: views.map { [$0.id, $0.kind.rawValue, $0.frame.description, $0.window.description] })
+        let labelled = views.contains { $0.label != nil }
+        let table = TextTable(header: ["view", "kind", "frame", "in window"] + (labelled ? ["label"] : []),
+                              rows: views.map { view in
+                                  [view.id, view.kind.rawValue, view.frame.description, view.window.description]
+                                      + (labelled ? [view.label ?? ""] : [])
+                              })
         return "\(scenario) on \(device) in \(orientation.rawValue)\n" + table.rendered
     }
 }

@@ -78,6 +78,14 @@ struct StepObserver {
     let trackedViews: [TrackedView]
     /// Scenario id of every node, for `focused`.
     let names: [String]
+    /// Readable labels by scenario id (IB's user labels, classes, placeholders), for messages.
+    var labels: [String: String] = [:]
+    /// A view in a message: its id, with its label when it has one (`eml-00-001 "Email"`).
+    func display(_ id: NodeID) -> String {
+        let name = names[id.index]
+        return labels[name].map { "\(name) \"\($0)\"" } ?? name
+    }
+
     /// Toolbar rules and navigation order of the scenario.
     var toolbar = ToolbarOptions()
     /// Inputs with their own `inputAccessoryView`, which IQ's toolbar never replaces.
@@ -156,12 +164,12 @@ struct StepObserver {
                 metrics.append(("occlusion", coverage.occlusion))
                 if coverage.occlusion > tolerance {
                     failed.append(.covered)
-                    details.append((.covered, coverage.message(names[focused.index], keyboard: keyboard)))
+                    details.append((.covered, coverage.message(display(focused), keyboard: keyboard)))
                 }
             }
             if judged.frame.minY < topGuide - tolerance {
                 failed.append(.aboveTopGuide)
-                details.append((.aboveTopGuide, "\(judged.label(names[focused.index])) is above the top guide: its top \(format(judged.frame.minY)) < \(format(topGuide))"))
+                details.append((.aboveTopGuide, "\(judged.label(display(focused))) is above the top guide: its top \(format(judged.frame.minY)) < \(format(topGuide))"))
             }
         }
 

@@ -571,6 +571,8 @@ public struct ViewSpec: Hashable, Sendable {
     public var tag = 0
     /// The size classes the view is installed for (Interface Builder's per-size-class installs); all by default.
     public var sizeClasses = SizeClasses.all
+    /// A readable name shown beside the id in messages (`Email`): IB's user label, custom class or placeholder.
+    public var label: String?
     /// Scroll state (scroll views, tables, collections, text views).
     public var scroll: ScrollSpec?
     /// IQ input options (fields, text views, search bars).
@@ -1003,6 +1005,13 @@ public struct Scenario: Equatable, Sendable {
             for cell in (view.table?.cells ?? []) + (view.collection?.cells ?? []) { cell.children.forEach(visit) }
         }
         visit(rootView)
+    }
+
+    /// The readable label of every view that has one, by id.
+    public var labelsByID: [String: String] {
+        var result: [String: String] = [:]
+        forEachView { view in if let label = view.label { result[view.id] = label } }
+        return result
     }
 
     /// Every view by id, the content root included under its alias; search bars also as `<id>.field`.

@@ -70,6 +70,7 @@ extension ViewSpec {
         object["userInteraction"] = .bool(isUserInteractionEnabled)
         object["enabled"] = .bool(isEnabled)
         object["tag"] = .number(Double(tag))
+        if let label { object["label"] = .string(label) }
         if sizeClasses != .all { object["sizeClasses"] = .array(SizeClasses.named.filter { sizeClasses.contains($0.value) }.map { .string($0.text) }) }
         return .object(object)
     }

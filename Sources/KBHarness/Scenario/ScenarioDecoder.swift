@@ -3,7 +3,7 @@ import Yams
 
 /// Which fields a view mapping accepts, by kind; the decoder uses it for unknown-key messages too.
 enum ViewFields {
-    static let common = ["id", "kind", "frame", "autoresizing", "hidden", "alpha", "userInteraction", "enabled", "tag", "sizeClasses",
+    static let common = ["id", "kind", "frame", "autoresizing", "hidden", "alpha", "userInteraction", "enabled", "tag", "sizeClasses", "label",
                          "keyboardLayoutGuide"]
     static let children = ["views"]
     static let scroll = ["contentSize", "contentOffset", "contentInset", "contentInsetAdjustmentBehavior",
@@ -476,6 +476,7 @@ struct ScenarioDecoder {
         view.isEnabled = reader.bool(fields, "enabled") ?? true
         view.tag = reader.integer(fields, "tag") ?? 0
         view.sizeClasses = decodeSizeClasses(fields)
+        view.label = reader.string(fields, "label")
         view.keyboardLayoutGuideSpacing = reader.number(fields, "keyboardLayoutGuide")
 
         var hidden = hiddenAncestor
