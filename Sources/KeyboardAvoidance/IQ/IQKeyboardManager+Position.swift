@@ -43,9 +43,13 @@ extension IQKeyboardManager {
             adjustScrollViewContentInset(last, measured, world: &world)
         }
 
-        // 5. Tall scrollable text view: bottom content inset.
-        if measured.isScrollableTextView {
-            adjustTextViewContentInset(measured, world: &world)
+        // 5. Tall text view: bottom content inset (scrollable ones from 6.0, any from 4.0.4 to 5.x).
+        switch options.version.textViewInset {
+        case .none: break
+        case .anyTextViewKept:
+            if world.screen[measured.input].kind == .textView { adjustAnyTextViewContentInset(measured, world: &world) }
+        case .scrollableKept, .scrollableResetEachAdjust:
+            if measured.isScrollableTextView { adjustTextViewContentInset(measured, world: &world) }
         }
 
         // 6. Whatever is left moves the root view.
@@ -68,7 +72,8 @@ extension IQKeyboardManager {
             rectInRoot: screen.frame(of: input, in: rootSuperview),
             rootOrigin: screen[rootView].frame.origin,
             distance: distance, safeBottom: safeBottom,
-            keyboardHeight: keyboardSize(distance: distance, safeBottom: safeBottom, window: screen.window.frame),
+            keyboardHeight: options.version.keyboardSize == .raw ? keyboardInfo.endFrame.height + distance
+                : keyboardSize(distance: distance, safeBottom: safeBottom, window: screen.window.frame),
             rawKeyboardHeight: keyboardInfo.endFrame.height,
             isScrollableTextView: isScrollableTextView,
             guides: layoutGuides(configuration.rootController, isScrollableTextView: isScrollableTextView, in: screen),
@@ -97,7 +102,14 @@ extension IQKeyboardManager {
         // Read live, as the library reads `rootController.view.directionalLayoutMargins` (§2.3.2).
         let margins = screen.layoutMargins(of: screen[rootController].view)
         let bottom = isScrollableTextView || !options.quirks.bottomGuideUsesLayoutMargins ? 0 : margins.bottom
-        return LayoutGuides(top: max(navigationArea, margins.top), bottom: bottom)
+        switch options.version.topGuide {
+        case .statusBarPlusFive:
+            return LayoutGuides(top: screen.window.statusBarHeight + 5, bottom: bottom)
+        case .navigationOrMarginPlusFive(let readsBottomMargin):
+            return LayoutGuides(top: max(navigationArea, readsBottomMargin ? margins.bottom : margins.top) + 5, bottom: bottom)
+        case .navigationOrTopMargin:
+            return LayoutGuides(top: max(navigationArea, margins.top), bottom: bottom)
+        }
     }
 
     /// `superviewOf(view, UIScrollView)` filtered to scroll-enabled, not ignored (§2.3.3).
@@ -105,7 +117,9 @@ extension IQKeyboardManager {
         var candidate = screen.enclosingScrollView(of: view)
         while let scroll = candidate {
             let node = screen[scroll]
-            if node.isScrollEnabled && !node.ignoreScrollingAdjustment { return scroll }
+            if (node.isScrollEnabled || !options.version.scrollSearchNeedsScrollEnabled) && !node.ignoreScrollingAdjustment {
+                return scroll
+            }
             candidate = screen.enclosingScrollView(of: scroll)
         }
         return nil
@@ -158,6 +172,10 @@ extension IQKeyboardManager {
             var isContinue = false
             if move > 0 {
                 isContinue = move > -offset.y - world.screen[scroll].contentInset.top
+            } else if options.version.scrollBack == .whileOffsetIsPositive {
+                // ≤ 6.2.1: scroll back down while there is offset; a stop leaves the move to the root.
+                guard offset.y > 0 else { break }
+                isContinue = true
             } else if let table = listAncestor(of: scroll, kind: .tableView, in: world.screen) {
                 isContinue = offset.y > 0
                 if isContinue, let limit = previousRowLimit(in: table, cellKind: .tableCell, measured, in: world.screen) {
@@ -175,7 +193,8 @@ extension IQKeyboardManager {
                 if isContinue { move = min(0, measured.rectInRoot.minY - guides.top) }
             }
             if !isContinue {
-                move = 0
+                // 6.3+ zero the move, so the root does not come down either; older lines keep it.
+                if options.version.scrollBack == .onlyUnderTopGuide { move = 0 }
                 break
             }
 
@@ -184,10 +203,11 @@ extension IQKeyboardManager {
             let minimumMovement = min(offset.y, -move)
             var suggested = offset.y - minimumMovement
             suggested = min(suggested, lastViewRect.minY)
-            if measured.isScrollableTextView && next == nil && suggested >= 0 {
-                // updateSuggestedOffsetYAndMoveUp: keep the text view's top below the top guide.
+            if isTextViewKeptBelowTop(measured, world.screen) && next == nil && suggested >= 0 {
+                // updateSuggestedOffsetYAndMoveUp: keep the text view's top below the top guide (≤ 5.x: 10
+                // below the navigation bar).
                 let current = world.screen.frameInWindow(measured.input)
-                suggested = min(suggested, offset.y + (current.minY - guides.top))
+                suggested = min(suggested, offset.y + (current.minY - textViewTop(measured, guides, world.screen)))
                 move = 0
             } else {
                 move -= suggested - offset.y
@@ -198,6 +218,21 @@ extension IQKeyboardManager {
             lastView = scroll
             candidate = next
         }
+    }
+
+    /// Whether the scroll walk keeps this input's top below the top: a scrollable text view (6.0+), any text
+    /// view (≤ 5.x).
+    func isTextViewKeptBelowTop(_ measured: Measurements, _ screen: Screen) -> Bool {
+        options.version.textViewTopIsNavigationBarPlusTen ? screen[measured.input].kind == .textView
+            : measured.isScrollableTextView
+    }
+
+    /// Where that text view's top is kept: the top guide (6.0+), or 10 below the navigation bar of the input's
+    /// own controller (≤ 5.x; 10 when it has none).
+    func textViewTop(_ measured: Measurements, _ guides: LayoutGuides, _ screen: Screen) -> Double {
+        guard options.version.textViewTopIsNavigationBarPlusTen else { return guides.top }
+        let navigation = screen.viewContainingController(measured.input).flatMap { screen.navigationController(of: $0) }
+        return (navigation.flatMap { screen[$0].navigationBarFrame?.maxY } ?? 0) + 10
     }
 
     /// The table or collection view the special branch of §2.3.6 looks at (quirk Q3).
@@ -226,13 +261,22 @@ extension IQKeyboardManager {
         let rect = world.screen.frameInWindow(scroll)
         var bottomInset = measured.keyboardHeight - (world.screen.window.frame.height - rect.maxY)
         var bottomIndicator = bottomInset - (measured.distance + measured.safeBottom)
-        bottomInset = max(last.startingContentInset.bottom, bottomInset)
-        bottomIndicator = max(last.startingScrollIndicatorInsets.bottom, bottomIndicator)
-        // The scroll view's live safe area, read after the offsets above moved (an outer scroll view's
-        // scroll can change it), whatever its contentInsetAdjustmentBehavior adds back.
-        let safeBottom = world.screen.safeAreaInsets(of: scroll).bottom
-        bottomInset -= safeBottom
-        bottomIndicator -= safeBottom
+        switch options.version.scrollInset {
+        case .distanceIncludedIndicatorLessTen:
+            bottomInset = max(last.startingContentInset.bottom, bottomInset)
+            bottomIndicator = bottomInset - 10
+        case .withoutDistance:
+            bottomInset = max(last.startingContentInset.bottom, bottomInset - measured.distance)
+            bottomIndicator = bottomInset
+        case .lessScrollViewSafeArea:
+            bottomInset = max(last.startingContentInset.bottom, bottomInset)
+            bottomIndicator = max(last.startingScrollIndicatorInsets.bottom, bottomIndicator)
+            // The scroll view's live safe area, read after the offsets above moved (an outer scroll view's
+            // scroll can change it), whatever its contentInsetAdjustmentBehavior adds back.
+            let safeBottom = world.screen.safeAreaInsets(of: scroll).bottom
+            bottomInset -= safeBottom
+            bottomIndicator -= safeBottom
+        }
         var inset = node.contentInset
         inset.bottom = bottomInset
         guard node.contentInset != inset else { return }
@@ -259,6 +303,22 @@ extension IQKeyboardManager {
         var inset = node.contentInset
         inset.bottom = node.frame.height - targetHeight - world.screen.safeAreaInsets(of: textView).bottom
         guard node.contentInset != inset else { return }
+        world.screen.setContentInset(inset, of: textView)
+        world.screen.setScrollIndicatorInsets(inset, of: textView)
+    }
+
+    /// 4.0.4–5.x: any text view taller than `H − keyboard size − status bar` gets the rest as a bottom inset.
+    mutating func adjustAnyTextViewContentInset(_ measured: Measurements, world: inout World) {
+        let textView = measured.input
+        let node = world.screen[textView]
+        let available = world.screen.window.frame.height - measured.keyboardHeight - world.screen.window.statusBarHeight
+        let targetHeight = min(node.frame.height, available)
+        guard node.frame.height - node.contentInset.bottom > targetHeight else { return }
+        if startingTextViewConfiguration == nil {
+            startingTextViewConfiguration = snapshot(textView, canRestoreContentOffset: false, in: world.screen)
+        }
+        var inset = node.contentInset
+        inset.bottom = node.frame.height - targetHeight
         world.screen.setContentInset(inset, of: textView)
         world.screen.setScrollIndicatorInsets(inset, of: textView)
     }

@@ -73,10 +73,21 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             textInputView = view
             updateRootController(view, world: &world)
             sendEvent(world: &world)
+            if options.version.beginEditingAlwaysAdjusts && !keyboardInfo.isVisible, rootConfiguration != nil,
+               privateIsEnabled(world.screen) {
+                // 3.x–4.0.4: `adjustFrame` at every begin-editing, with the last keyboard size (none at first).
+                adjustPosition(world: &world)
+            }
         case .endEditing:
             // IQTextInputViewNotification clears its info after any end-editing, even of a view that is no
             // longer the current one (a late end after the next begin): §3.2.
             textInputView = nil
+            if options.version.textViewInset != .scrollableResetEachAdjust,
+               let starting = startingTextViewConfiguration {
+                // ≤ 6.x restore the text view's inset at end-editing, and keep it across adjusts until then.
+                if hasChanged(starting, world.screen) { restore(starting, world: &world) }
+                startingTextViewConfiguration = nil
+            }
         case .keyboard(let notification):
             keyboardNotification(notification, world: &world)
         case .applicationDidBecomeActive:
@@ -131,7 +142,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
 
     /// `IQActiveConfiguration.updateRootController(info:)`.
     mutating func updateRootController(_ input: NodeID?, world: inout World) {
-        guard let input, let controller = parentContainerViewController(of: input, in: world.screen) else {
+        guard let input, let controller = movedController(of: input, in: world.screen) else {
             if let configuration = rootConfiguration, hasChanged(configuration, world.screen) {
                 restore(configuration, world: &world)
             }
@@ -177,7 +188,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
         lastEvent = event
         switch event {
         case .show, .change:
-            setupTextInputView(world: &world)
+            if options.version.textViewInset == .scrollableResetEachAdjust { setupTextInputView(world: &world) }
             if privateIsEnabled(world.screen) {
                 adjustPosition(world: &world)
             } else {
@@ -269,6 +280,15 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     func keyboardDistance(for input: NodeID, in screen: Screen) -> Double {
         let owner = searchBar(of: input, in: screen) ?? input
         return screen[owner].keyboardDistance ?? options.keyboardDistance
+    }
+
+    /// The controller whose view moves: `parentContainerViewController` (6.0+) or `topMostController` (≤ 5.x,
+    /// the outermost controller, bars and all).
+    func movedController(of input: NodeID, in screen: Screen) -> ControllerID? {
+        guard options.version.movedView == .topMostController else { return parentContainerViewController(of: input, in: screen) }
+        guard var controller = screen.viewContainingController(input) else { return nil }
+        while let parent = screen[controller].parent { controller = parent }
+        return controller
     }
 
     /// `parentContainerViewController()` (§2.1.4): the controller whose view origin gets moved.

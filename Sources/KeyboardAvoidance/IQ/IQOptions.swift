@@ -15,6 +15,8 @@ public struct IQOptions: Sendable, Equatable {
     public var enabledDistanceHandlingClasses: [String] = []
     /// The library's known quirks, each reproducible or switchable off.
     public var quirks = IQQuirks()
+    /// The release line whose geometry and events run (8.0.2 unless a preset says otherwise).
+    public var version = IQVersion.v8
 
     /// The library's defaults.
     public init() {}

@@ -1,0 +1,148 @@
+import Testing
+@testable import KeyboardAvoidance
+
+/// iq-versions §5: the worked examples, each for every version line it lists, with its numbers.
+@Suite("iq-versions §5 worked examples")
+struct VersionPresetTests {
+    /// A simulation of `fixture` under `version`, enabled as apps enable it.
+    static func simulation(_ fixture: Fixture, _ version: IQVersion) throws -> Simulation {
+        try fixture.simulation { options in
+            options = IQOptions(version: version)
+            options.isEnabled = true
+        }
+    }
+
+    // MARK: 5.A
+
+    @Test("5.A plain iPhone SE, field (20,400,280,30), kb 216: −88 everywhere; 3.x/4.0.4 first pass −128",
+          arguments: [(IQVersion.v3, [-128.0, 88]), (.v4_0_4, [-128, 88]), (.v4, [88]), (.v5, [88]),
+                      (.v6_5_11, [88]), (.v6, [88]), (.v7_1, [88]), (.v7, [88]), (.v8, [88])])
+    func exampleA(_ version: IQVersion, _ moves: [Double]) throws {
+        var s = Scene.plainSE()
+        let field = s.field(Rect(20, 400, 280, 30))
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(field))
+        // 3.x and 4.0.4 adjust at begin-editing with no keyboard yet: kbS = d = 10, bottom term 430 − 558.
+        sim.keyboard(216)
+        #expect(sim.moves == moves, "\(version.tag)")
+        #expect(sim.y(s.root) == -88)
+        #expect(352 - sim.windowRect(field).maxY == 10)
+        sim.apply(.endEditing(field))
+        sim.hideKeyboard()
+        #expect(sim.y(s.root) == 0)
+    }
+
+    // MARK: 5.B
+
+    @Test("5.B1 notched navigation, field (16,600,343,40), kb 291: which view moves, and how far",
+          arguments: [(IQVersion.v3, true, [-162.0, 129], 10.0), (.v4_0_4, true, [-162, 129], 10), (.v4, true, [129], 10),
+                      (.v5, true, [129], 10), (.v6_5_11, false, [163], 44), (.v6, false, [197], 78),
+                      (.v7, false, [197], 78), (.v8, false, [197], 78)])
+    func exampleB1(_ version: IQVersion, _ navigationMoves: Bool, _ moves: [Double], _ gap: Double) throws {
+        var s = Scene.notched(tabBar: false)
+        let field = s.field(Rect(16, 600, 343, 40))
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(field))
+        sim.keyboard(291)
+        #expect(sim.moves == moves, "\(version.tag)")
+        let move = moves.last!
+        // ≤ 5.x the navigation controller's view moves, bar and all (its bar's maxY 88 − 129 = −41: off screen);
+        // from 6.0 the top controller's view, under a bar that stays.
+        #expect(sim.y(s.containerViews[0]) == (navigationMoves ? -move : 0))
+        #expect(sim.y(s.root) == (navigationMoves ? 0 : -move))
+        #expect(521 - sim.windowRect(field).maxY == gap)
+    }
+
+    @Test("5.B2 the same field in a full-screen scroll view: offset, inset and indicator per line",
+          arguments: [(IQVersion.v3, 129.0, 301.0, 291.0), (.v4, 129, 291, 291), (.v5, 129, 291, 291),
+                      (.v6_5_11, 163, 267, 257), (.v6, 197, 301, 257), (.v7, 197, 301, 257), (.v8, 197, 301, 257)])
+    func exampleB2(_ version: IQVersion, _ offset: Double, _ inset: Double, _ indicator: Double) throws {
+        var s = Scene.notched(tabBar: false)
+        let scroll = s.scrollView(Rect(0, 0, 375, 812), content: 1200) { $0.safeAreaInsets = EdgeInsets(top: 88, bottom: 34) }
+        let field = s.field(Rect(16, 600, 343, 40), in: scroll)
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(field))
+        sim.keyboard(291)
+        #expect(sim.offset(scroll) == offset, "\(version.tag)")
+        #expect(sim.y(s.root) == 0 && sim.y(s.containerViews[0]) == 0)
+        // ≤ 5.x: 3.x counts the distance and sets the indicator 10 less; 4/5 the keyboard alone. 6.5.11 subtracts
+        // the scroll view's safe area; 6.5.16+ also counts the begin safe area, then subtracts it from the indicator.
+        #expect(sim.inset(scroll).bottom == inset)
+        #expect(sim.indicator(scroll).bottom == indicator)
+        sim.apply(.endEditing(field))
+        sim.hideKeyboard()
+        // The offset stays (restore flag off); the clamp 1200 − 812 = 388 does not bind.
+        #expect(sim.offset(scroll) == offset)
+    }
+
+    // MARK: 5.D
+
+    @Test("5.D a list scrolled to 300, the field under the bar: the old walk drags it to the keyboard",
+          arguments: [(IQVersion.v3, 8.0, 226.0, 216.0), (.v4_0_4, 8, 216, 216), (.v4, 8, 216, 216), (.v5, 8, 216, 216),
+                      (.v6_5_11, 251, 226, 216), (.v6, 256, 226, 216), (.v7, 256, 226, 216), (.v8, 256, 226, 216)])
+    func exampleD(_ version: IQVersion, _ offset: Double, _ inset: Double, _ indicator: Double) throws {
+        var (s, scroll) = Scene.scrollSE(offset: 300)
+        let field = s.field(Rect(20, 320, 280, 30), in: scroll)
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(field))
+        sim.keyboard(216)
+        // ≤ 6.2: scroll back while the offset is positive (300 − 292 = 8): the field ends 10 above the keyboard.
+        // 6.3+: only out from under the top guide: 69 (6.5.11, +5) or 64 → offset 300 − 49 or 300 − 44.
+        #expect(sim.offset(scroll) == offset, "\(version.tag)")
+        #expect(sim.inset(scroll).bottom == inset)
+        #expect(sim.indicator(scroll).bottom == indicator)
+        #expect(sim.y(s.root) == 0)
+    }
+
+    // MARK: 5.E / 5.F
+
+    @Test("5.E notched, navigation in a tab bar, field (16,450,343,40), kb 291: 0 / 62 / 145",
+          arguments: [(IQVersion.v4, 0.0, 31.0), (.v5, 0, 31), (.v6_5_11, 62, 93), (.v6, 145, 176), (.v7, 145, 176),
+                      (.v8, 145, 176)])
+    func exampleE(_ version: IQVersion, _ move: Double, _ gap: Double) throws {
+        var s = Scene.notched(tabBar: true)
+        let field = s.field(Rect(16, 450, 343, 40))
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(field))
+        sim.keyboard(291)
+        #expect(sim.y(s.root) == -move, "\(version.tag)")
+        #expect(521 - sim.windowRect(field).maxY == gap)
+    }
+
+    @Test("5.F notched, plain, field (16,380,343,44), kb 336: only 6.5.13+ move (26)",
+          arguments: [(IQVersion.v4, 0.0), (.v5, 0), (.v6_5_11, 0), (.v6, 26), (.v7, 26), (.v8, 26)])
+    func exampleF(_ version: IQVersion, _ move: Double) throws {
+        var s = Fixture(.iPhoneX, safeTop: 44, safeBottom: 34)
+        let field = s.field(Rect(16, 380, 343, 44))
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(field))
+        sim.keyboard(336)
+        #expect(sim.y(s.root) == -move, "\(version.tag)")
+    }
+
+    // MARK: 5.G
+
+    @Test("5.G notched tab child, list at 200, field at content 230 (window 30), kb 336",
+          arguments: [(IQVersion.v5, 0.0, 336.0, 336.0), (.v6_5_11, 142, 263, 253), (.v6, 186, 346, 253),
+                      (.v7, 186, 346, 253), (.v8, 186, 346, 253)])
+    func exampleG(_ version: IQVersion, _ offset: Double, _ inset: Double, _ indicator: Double) throws {
+        var s = Fixture(.iPhoneX, .tabBar, safeTop: 44, safeBottom: 83)
+        let scroll = s.scrollView(Rect(0, 0, 375, 812), content: 1200, offset: 200) {
+            $0.safeAreaInsets = EdgeInsets(top: 44, bottom: 83)
+        }
+        let field = s.field(Rect(16, 230, 343, 44), in: scroll)
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(field))
+        sim.keyboard(336)
+        // 5.x: the old walk scrolls back all of min(200, 392). 6.5.11 (Swift) reads the bottom margin into
+        // the top guide: max(44, 83) + 5 = 88, 30 < 88 → −58. 6.5.16+: 44 → −14.
+        #expect(sim.offset(scroll) == offset, "\(version.tag)")
+        #expect(sim.inset(scroll).bottom == inset)
+        #expect(sim.indicator(scroll).bottom == indicator)
+    }
+}
+
+extension IQVersion: CustomTestStringConvertible {
+    /// `iq 6.5.11` in test names.
+    public var testDescription: String { "iq \(tag)" }
+}
