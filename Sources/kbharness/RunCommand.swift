@@ -68,7 +68,7 @@ struct RunCommand: ParsableCommand {
                                valueName: "kind,…"))
     var keyboard = "all"
 
-    @Option(help: ArgumentHelp("Strategies: iq (IQKeyboardManager 8.x), tp (TPKeyboardAvoiding), guide (UIKeyboardLayoutGuide), ours (kbharness recommended), or all. Default: iq, the gate; all runs the comparison.",
+    @Option(help: ArgumentHelp("Strategies: iq (IQKeyboardManager 8.x; also iq@8), an earlier IQ line (iq@3, iq@4.0.4, iq@4, iq@5, iq@6.5.11, iq@6, iq@7.1, iq@7; 'iq@*' selects them all), tp (TPKeyboardAvoiding), guide (UIKeyboardLayoutGuide), ours (kbharness recommended), or all. Default: iq, the gate; all runs the comparison.",
                                valueName: "key,…"))
     var strategy = "iq"
 
@@ -138,7 +138,16 @@ struct RunCommand: ParsableCommand {
             }
         }
         let tags = tag.flatMap { list($0) ?? [] }
-        let strategies = strategy.trimmingCharacters(in: .whitespaces) == "all" ? StrategyCatalog.keys : list(strategy)
+        // `all`, names, aliases (`iq@8`) and globs (`iq@*`), in matrix order; an unknown name stays for the message.
+        let strategies = strategy.trimmingCharacters(in: .whitespaces) == "all" ? StrategyCatalog.keys
+            : list(strategy).map { names in
+                var selected: [String] = []
+                for name in names {
+                    let matching = StrategyCatalog.keys(matching: name)
+                    for key in matching.isEmpty ? [name] : matching where !selected.contains(key) { selected.append(key) }
+                }
+                return selected
+            }
         var selection = RunSelection(devices: list(device), scenarioGlob: scenario, tags: tags.isEmpty ? nil : tags,
                                      orientations: try parsed(orientation, "orientation"),
                                      keyboards: try parsed(keyboard, "keyboard"), strategies: strategies)

@@ -239,7 +239,10 @@ private func runCell(_ library: ScenarioLibrary, _ scenarioKey: String, device: 
                                   keyboard: cell.keyboard, strategy: cell.strategy)
                 let outcome = try #require(CellRunner(key: key, scenario: scenario, device: device)).run(expected: [])
                 for (index, step) in outcome.steps.enumerated() {
-                    for metric in step.metrics where metric.name.contains("Inset.") {
+                    // IQ 3.x sets the indicator 10 below the content inset, below 0 for a small keyboard
+                    // (iq-versions §2.1): that line's own behaviour, not a model error.
+                    for metric in step.metrics where metric.name.contains("Inset.")
+                        && !(cell.strategy == "iq@3" && metric.name.contains("indicatorInset")) {
                         checked += 1
                         if metric.value < 0 { negative.append("\(key) step \(index + 1): \(metric.name) \(metric.value)") }
                     }

@@ -64,7 +64,9 @@ private func consequences(_ step: StepRecord) -> [String] {
         var comparisons = 0
         for (deviceKey, orientation) in cells {
             let device = try starterDevice(deviceKey)
-            for strategy in StrategyCatalog.keys {
+            // IQ lines up to 6.x keep a text view's inset across adjusts (iq-versions §2.2–2.4): the path decides
+            // there by design, so the property holds for the current libraries only.
+            for strategy in StrategyCatalog.keys where StrategyCatalog.version(strategy).map({ $0.textViewInset == .scrollableResetEachAdjust }) ?? true {
                 var seen: [[String]: (consequences: [String], from: String)] = [:]
                 for offset in [nil, 0, 144, 300] as [Double?] {
                     for walk in walks {

@@ -33,13 +33,57 @@ import Testing
             SELECT strategy, cells, covered, above_top_guide, not_restored, clean FROM v_strategy_comparison
             WHERE run = ? ORDER BY strategy
             """, [.text(report.uuid)])
-        #expect(rows == [["guide", "1", "1", "0", "0", "0"], ["iq", "1", "0", "0", "0", "1"], ["ours", "1", "0", "0", "0", "1"],
-                         ["tp", "1", "1", "0", "0", "0"]])
+        // Every IQ line moves this field clear (iq-versions §5.A: the same −88 in all of them, −132 with the
+        // toolbar the lines up to 7.x attach by default).
+        let versions = StrategyCatalog.versionKeys.sorted().map { [$0, "1", "0", "0", "0", "1"] }
+        #expect(rows == [["guide", "1", "1", "0", "0", "0"], ["iq", "1", "0", "0", "0", "1"]] + versions
+                        + [["ours", "1", "0", "0", "0", "1"], ["tp", "1", "1", "0", "0", "0"]])
         // group_concat's order is not defined in SQLite 3.40: compare the lists as sets.
         let failures = try store.database.textRows("SELECT failing, ran FROM v_strategy_failures WHERE run = ?",
                                                    [.text(report.uuid)])
         #expect(failures.map { $0.map { Set($0.split(separator: ",").map(String.init)) } }
                 == [[["guide", "tp"], Set(StrategyCatalog.keys)]])
+    }
+
+    @Test func iqVersionLinesAreStrategiesWithTheirOwnToolbarDefault() throws {
+        // `iq@*` selects every line, `iq` (8.x) included; `iq@8` is another name of `iq`.
+        #expect(StrategyCatalog.keys(matching: "iq@*") == ["iq", "iq@3", "iq@4.0.4", "iq@4", "iq@5", "iq@6.5.11", "iq@6",
+                                                          "iq@7.1", "iq@7"])
+        #expect(StrategyCatalog.keys(matching: "iq@8") == ["iq"])
+        #expect(StrategyCatalog.keys(matching: "iq@9").isEmpty)
+        let s = try scenario("""
+            key: t/versions
+            title: Versions
+            views:
+              - {id: email, kind: textField, frame: {left: 20, right: 20, top: 400, height: 30}}
+            steps:
+              - focus: email
+            """)
+        let device = try starterDevice("iphone-se-1st-gen")
+        func outcome(_ strategy: String, _ scenario: Scenario) throws -> CellOutcome {
+            let key = CellKey(scenario: scenario.key, device: device.key, orientation: .portrait, keyboard: .standard,
+                              strategy: strategy)
+            return try #require(CellRunner(key: key, scenario: scenario, device: device)).run(expected: [])
+        }
+        // iPhone SE, field 400...430, the 216-pt keyboard (iq-versions §5.A): 8.x attaches no toolbar, root −88;
+        // 7.x and earlier attach IQ's 44-pt toolbar by default: the keyboard is 260 and the root moves 132.
+        #expect(try outcome("iq", s).steps[0].value(of: "root.y") == -88)
+        #expect(try outcome("iq", s).steps[0].value(of: "keyboard.accessory") == nil)
+        for strategy in ["iq@7", "iq@6", "iq@5", "iq@3"] {
+            #expect(try outcome(strategy, s).steps[0].value(of: "root.y") == -132, "\(strategy)")
+            #expect(try outcome(strategy, s).steps[0].value(of: "keyboard.accessory") == 44, "\(strategy)")
+        }
+        // A scenario that says whether the toolbar is on keeps that for every line.
+        let off = try scenario("""
+            key: t/versions
+            title: Versions
+            options: {toolbar: {enabled: false}}
+            views:
+              - {id: email, kind: textField, frame: {left: 20, right: 20, top: 400, height: 30}}
+            steps:
+              - focus: email
+            """)
+        #expect(try outcome("iq@7", off).steps[0].value(of: "root.y") == -88)
     }
 
     @Test func withoutAStrategySelectionEachScenarioRunsItsDefaults() throws {

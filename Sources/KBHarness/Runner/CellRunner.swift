@@ -1,21 +1,52 @@
+import Foundation
 import KeyboardAvoidance
 
 /// The avoidance strategies the matrix can run, by key.
 public enum StrategyCatalog {
+    /// IQKeyboardManager's earlier version lines, oldest first (`iq@3` … `iq@7`); `iq` is 8.x.
+    public static let versionKeys = IQVersion.presets.filter { $0.version != .v8 }.map { "iq@\($0.key)" }
     /// Every strategy key, in matrix order.
-    public static let keys = ["iq", "tp", "guide", "ours"]
+    public static let keys = ["iq", "tp", "guide", "ours"] + versionKeys
+    /// Other names of a key: `iq@8` is `iq`.
+    public static let aliases = ["iq@8": "iq"]
     /// What a run selects when it names no strategy: the library a team gates on.
     public static let defaultKeys = ["iq"]
 
+    /// The IQKeyboardManager version a key runs, nil for other libraries.
+    public static func version(_ key: String) -> IQVersion? {
+        if key == "iq" { return .v8 }
+        guard key.hasPrefix("iq@") else { return nil }
+        return IQVersion.presets.first { $0.key == key.dropFirst(3) }?.version
+    }
+
+    /// The keys a name or a glob (`iq@*`) selects, aliases resolved, in matrix order; empty when none.
+    public static func keys(matching pattern: String) -> [String] {
+        if let alias = aliases[pattern] { return [alias] }
+        let matching = keys.filter { fnmatch(pattern, $0, 0) == 0 }
+        let viaAlias = aliases.filter { fnmatch(pattern, $0.key, 0) == 0 }.map(\.value)
+        return keys.filter { matching.contains($0) || viaAlias.contains($0) }
+    }
+
     /// The strategy `key` configured for `scenario`, or nil for an unknown key.
     public static func strategy(_ key: String, for scenario: Scenario) -> AvoidanceStrategy? {
+        if let version = version(key) { return .iqKeyboardManager(scenario.iqOptions(version: version), key: key) }
         switch key {
-        case "iq": return .iqKeyboardManager(scenario.iqOptions())
         case "tp": return .tpKeyboardAvoiding()
         case "guide": return .keyboardLayoutGuide()
         case "ours": return .recommended(RecommendedOptions(keyboardDistance: scenario.options.keyboardDistance))
         default: return nil
         }
+    }
+
+    /// The scenario as strategy `key` sees it: an IQ version whose toolbar is on by default (up to 7.x)
+    /// attaches it unless the scenario says whether it is on.
+    public static func scenario(_ scenario: Scenario, for key: String) -> Scenario {
+        guard let version = version(key), version.attachesToolbarByDefault, !scenario.options.toolbarEnabledIsSet else {
+            return scenario
+        }
+        var result = scenario
+        result.options.toolbar.isEnabled = true
+        return result
     }
 }
 
@@ -34,7 +65,7 @@ public struct CellRunner: Sendable {
     public init?(key: CellKey, scenario: Scenario, device: DeviceProfile) {
         guard let strategy = StrategyCatalog.strategy(key.strategy, for: scenario) else { return nil }
         self.key = key
-        self.scenario = scenario
+        self.scenario = StrategyCatalog.scenario(scenario, for: key.strategy)
         self.device = device
         self.strategy = strategy
     }

@@ -636,6 +636,9 @@ public struct ScenarioOptions: Equatable, Sendable {
     public var quirks = IQQuirks()
     /// IQKeyboardToolbarManager's options: toolbar rules and the previous/next order.
     public var toolbar = ToolbarOptions()
+    /// Whether the scenario says whether the toolbar is on (`toolbar.enabled`); when it does not, each IQ
+    /// version's own default applies (on up to 7.x, off in 8).
+    public var toolbarEnabledIsSet = false
 
     /// The defaults.
     public init() {}
@@ -653,14 +656,20 @@ public struct ScenarioOptions: Equatable, Sendable {
          ("textViewInsetRestoreNeedsActiveInput", \.textViewInsetRestoreNeedsActiveInput)]
     }
 
-    /// The engine's option value.
-    public func iqOptions() -> IQOptions {
-        var options = IQOptions()
+    /// The engine's option value, for IQKeyboardManager `version` (its switches over the scenario's quirks).
+    public func iqOptions(version: IQVersion = .v8) -> IQOptions {
+        var options = IQOptions(version: version)
+        let versioned = options.quirks
         options.isEnabled = isEnabled
         options.keyboardDistance = keyboardDistance
         options.disabledDistanceHandlingClasses = disabledClasses
         options.enabledDistanceHandlingClasses = enabledClasses
         options.quirks = quirks
+        if version != .v8 {
+            options.quirks.addsBeginSafeAreaToKeyboard = versioned.addsBeginSafeAreaToKeyboard
+            options.quirks.bottomGuideUsesLayoutMargins = versioned.bottomGuideUsesLayoutMargins
+            options.quirks.truncatesMove = versioned.truncatesMove
+        }
         return options
     }
 }
@@ -992,7 +1001,7 @@ public struct Scenario: Equatable, Sendable {
     public var views: [ViewSpec] { rootView.children }
 
     /// The engine options for IQKeyboardManager.
-    public func iqOptions() -> IQOptions { options.iqOptions() }
+    public func iqOptions(version: IQVersion = .v8) -> IQOptions { options.iqOptions(version: version) }
 
     /// Calls `body` on the content root and every view under it: subviews, table header and footer
     /// views, and the subviews of declared cells. The one walk every per-view question uses.

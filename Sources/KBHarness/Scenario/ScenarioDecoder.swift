@@ -931,6 +931,7 @@ struct ScenarioDecoder {
         if let toolbar = reader.open(spec, "toolbar", allowed: ["enabled", "enabledClasses", "disabledClasses", "order",
                                                                 "previousNext"]) {
             options.toolbar.isEnabled = reader.bool(toolbar, "enabled") ?? false
+            options.toolbarEnabledIsSet = toolbar.has("enabled")
             if let names = reader.strings(toolbar, "enabledClasses") { options.toolbar.enabledClasses = names.map(\.value) }
             if let names = reader.strings(toolbar, "disabledClasses") { options.toolbar.disabledClasses = names.map(\.value) }
             options.toolbar.order = reader.choice(toolbar, "order", NavigationOrder.self) ?? .bySubviews

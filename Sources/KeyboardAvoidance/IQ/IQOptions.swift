@@ -54,8 +54,8 @@ public struct IQQuirks: Sendable, Equatable {
 
 extension AvoidanceStrategy {
     /// IQKeyboardManager 8.x with the given options (quirks reproduced unless switched off).
-    public static func iqKeyboardManager(_ options: IQOptions = IQOptions()) -> AvoidanceStrategy {
-        AvoidanceStrategy(key: "iq", name: "IQKeyboardManager 8.x") { screen in
+    public static func iqKeyboardManager(_ options: IQOptions = IQOptions(), key: String = "iq") -> AvoidanceStrategy {
+        AvoidanceStrategy(key: key, name: "IQKeyboardManager \(options.version.tag)") { screen in
             IQKeyboardManager(options: options, screen: screen)
         }
     }
