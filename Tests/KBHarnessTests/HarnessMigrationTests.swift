@@ -50,7 +50,7 @@ import KBSQLite
                            "regression", "result", "run", "scenario", "scenario_tag", "timing"])
         let views = try store.database.textRows("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name").map { $0[0] }
         #expect(views == ["v_cell_history", "v_device_trust", "v_expected", "v_flaky", "v_latest_regressions", "v_latest_run",
-                          "v_reference", "v_result", "v_run_summary", "v_step", "v_strategy_comparison", "v_strategy_failures"])
+                          "v_move_log", "v_reference", "v_result", "v_run_summary", "v_step", "v_strategy_comparison", "v_strategy_failures"])
         store.close()
 
         // The file header itself carries the application id ("kbhr") and the schema version.

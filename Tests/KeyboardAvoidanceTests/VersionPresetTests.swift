@@ -140,6 +140,37 @@ struct VersionPresetTests {
         #expect(sim.inset(scroll).bottom == inset)
         #expect(sim.indicator(scroll).bottom == indicator)
     }
+
+    // MARK: §6
+
+    @Test("§6 the 2019 article's trace: −451.00 then −154.00 under 4.0.4, nothing moved; what later lines print",
+          arguments: [(IQVersion.v4_0_4, ["Need to move: -451.00", "Need to move: -154.00"]),
+                      (.v3, ["Need to move: -451.00", "Need to move: -154.00"]),
+                      (.v4, ["Need to move: -154.00"]), (.v5, ["Need to move: -154.00"]),
+                      (.v6_5_11, ["Need to move: -154.0"]), (.v6, ["Need to move: -154.0, will be moving down"]),
+                      (.v7, ["Need to move: -154.0, will be moving down"]), (.v8, ["Need to move: -154.0, will be moving down"])])
+    func articleTrace(_ version: IQVersion, _ lines: [String]) throws {
+        // iPhone 5/5s (320 × 568, status bar 20), a navigation controller as the window's root, a 30-pt field
+        // at window y 77...107; the keyboard (0, 271, 320, 297): 253 (keys + QuickType) + IQ's 44-pt toolbar.
+        var s = Scene.navigationSE()
+        let field = s.field(Rect(20, 77, 280, 30))
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(field))
+        // 4.0.4 adjusts here with no keyboard yet: kbS = 10, min(77 − 25, 107 − 558) = −451.
+        sim.keyboard(frame: Rect(0, 271, 320, 297))
+        // Then min(52, 107 − (568 − 307)) = −154 (from 6.x the top term uses the bar: 77 − 64 or 77 − 69).
+        #expect(sim.algorithm.moveLog.map { version.moveLine($0.move) } == lines, "\(version.tag)")
+        #expect(sim.y(s.root) == 0 && sim.y(s.containerViews[0]) == 0)
+    }
+
+    @Test func objectiveCLinesRoundLikePrintf() {
+        #expect(IQVersion.twoDecimals(-451) == "-451.00")
+        #expect(IQVersion.twoDecimals(88.5) == "88.50")
+        #expect(IQVersion.twoDecimals(0.125) == "0.12")
+        #expect(IQVersion.twoDecimals(0.375) == "0.38")
+        #expect(IQVersion.twoDecimals(-0.004) == "-0.00")
+        #expect(IQVersion.v8.moveLine(88) == "Need to move: 88.0, will be moving up")
+    }
 }
 
 extension IQVersion: CustomTestStringConvertible {

@@ -67,6 +67,16 @@ public struct IQVersion: Sendable, Equatable {
         case scrollableResetEachAdjust
     }
 
+    /// How a line prints its "Need to move" debug line (iq-versions §6).
+    public enum LogFormat: Sendable, Equatable {
+        /// Objective-C `%.2f`: `Need to move: -154.00`.
+        case objectiveC
+        /// Swift's `Double` description: `Need to move: -154.0`.
+        case swift
+        /// 6.5.16+: `Need to move: -154.0, will be moving down`.
+        case swiftWithDirection
+    }
+
     /// The release the preset reads (`8.0.2`).
     public var tag: String
     /// Which view moves.
@@ -94,13 +104,35 @@ public struct IQVersion: Sendable, Equatable {
     public var beginEditingAlwaysAdjusts: Bool
     /// Whether IQ's toolbar is attached by default (≤ 7.x), making the reported keyboard 44 pt taller.
     public var attachesToolbarByDefault: Bool
+    /// The debug line's format.
+    public var logFormat: LogFormat = .swiftWithDirection
+
+    /// The line this version prints for a move of `move` points.
+    public func moveLine(_ move: Double) -> String {
+        switch logFormat {
+        case .objectiveC: return "Need to move: \(IQVersion.twoDecimals(move))"
+        case .swift: return "Need to move: \(move)"
+        case .swiftWithDirection: return "Need to move: \(move), will be moving \(move < 0 ? "down" : "up")"
+        }
+    }
+
+    /// C's `%.2f`, without Foundation: to the nearest hundredth, a tie to even (IEEE rounding, as printf), the
+    /// sign kept for a negative.
+    static func twoDecimals(_ value: Double) -> String {
+        let hundredths = (abs(value) * 100).rounded(.toNearestOrEven)
+        guard hundredths < 9e15 else { return "\(value)" }
+        let whole = Int64(hundredths)
+        let fraction = whole % 100
+        return "\(value < 0 ? "-" : "")\(whole / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
 
     /// IQKeyboardManager 8.0.2, the engine's reference.
     public static let v8 = IQVersion(
         tag: "8.0.2", movedView: .parentContainer, topGuide: .navigationOrTopMargin, hasBottomGuide: true,
         keyboardSize: .withDistanceAndBeginSafeArea, truncatesMove: true, scrollSearchNeedsScrollEnabled: true,
         scrollBack: .onlyUnderTopGuide, scrollInset: .lessScrollViewSafeArea, textViewInset: .scrollableResetEachAdjust,
-        textViewTopIsNavigationBarPlusTen: false, beginEditingAlwaysAdjusts: false, attachesToolbarByDefault: false)
+        textViewTopIsNavigationBarPlusTen: false, beginEditingAlwaysAdjusts: false, attachesToolbarByDefault: false,
+        logFormat: .swiftWithDirection)
 
     /// 7.2.0: the 8.x geometry, with the toolbar on by default.
     public static let v7: IQVersion = { var v = v8; v.tag = "7.2.0"; v.attachesToolbarByDefault = true; return v }()
@@ -113,10 +145,10 @@ public struct IQVersion: Sendable, Equatable {
         var v = v7; v.tag = "6.5.16"; v.truncatesMove = false; v.textViewInset = .scrollableKept; return v
     }()
 
-    /// 6.5.11, the "classic" 6.x: top guide `max(navigation, bottom margin) + 5`, no begin safe area.
+    /// 6.5.11, the "classic" 6.x (Swift): top guide `max(navigation, bottom margin) + 5`, no begin safe area.
     public static let v6_5_11: IQVersion = {
         var v = v6; v.tag = "6.5.11"; v.topGuide = .navigationOrMarginPlusFive(readsBottomMargin: true)
-        v.keyboardSize = .withDistance; return v
+        v.keyboardSize = .withDistance; v.logFormat = .swift; return v
     }()
 
     /// 5.0.8: the navigation or tab controller moves, status bar + 5, no bottom guide, the old scroll walk.
@@ -124,7 +156,8 @@ public struct IQVersion: Sendable, Equatable {
         tag: "5.0.8", movedView: .topMostController, topGuide: .statusBarPlusFive, hasBottomGuide: false,
         keyboardSize: .withDistance, truncatesMove: false, scrollSearchNeedsScrollEnabled: true,
         scrollBack: .whileOffsetIsPositive, scrollInset: .withoutDistance, textViewInset: .anyTextViewKept,
-        textViewTopIsNavigationBarPlusTen: true, beginEditingAlwaysAdjusts: false, attachesToolbarByDefault: true)
+        textViewTopIsNavigationBarPlusTen: true, beginEditingAlwaysAdjusts: false, attachesToolbarByDefault: true,
+        logFormat: .objectiveC)
 
     /// 4.0.13: as 5.0.8 in geometry.
     public static let v4: IQVersion = { var v = v5; v.tag = "4.0.13"; return v }()
