@@ -75,6 +75,32 @@ struct VersionPresetTests {
         #expect(sim.offset(scroll) == offset)
     }
 
+    // MARK: 5.C
+
+    @Test("5.C a tall scrollable text view under a 64-pt bar: the move, the text view's inset, and after Done",
+          arguments: [(IQVersion.v3, 75.0, true, 0.0, 0.0), (.v4, 75, true, 146, 0), (.v5, 75, true, 146, 0),
+                      (.v6_5_11, 31, false, 185, 0), (.v6, 36, false, 180, 0), (.v7, 36, false, 180, 180),
+                      (.v8, 36, false, 180, 180)])
+    func exampleC(_ version: IQVersion, _ move: Double, _ navigationMoves: Bool, _ inset: Double,
+                  _ insetAfterDone: Double) throws {
+        var s = Scene.navigationSE()
+        let notes = s.textView(Rect(0, 100, 320, 468))
+        var sim = try Self.simulation(s, version)
+        // UIKit announces the keyboard before a text view's begin-editing: one adjust, at begin-editing.
+        sim.keyboard(216)
+        sim.apply(.beginEditing(notes))
+        #expect(sim.moves == [move], "\(version.tag)")
+        #expect(sim.y(navigationMoves ? s.containerViews[0] : s.root) == -move)
+        // 4.x/5.x: 468 − min(468, 568 − 226 − 20); 6.5.11: 468 − (568 − 69 − 216); 6.5.16+: 468 − (568 − 64 − 216).
+        #expect(sim.inset(notes).bottom == inset)
+        // Done: end-editing, then the keyboard hides. Up to 6.x the inset goes at end-editing; 7.x and 8.x
+        // restore it only while an input is active, so it stays until the next edit.
+        sim.apply(.endEditing(notes))
+        sim.hideKeyboard()
+        #expect(sim.inset(notes).bottom == insetAfterDone)
+        #expect(sim.y(s.root) == 0 && sim.y(s.containerViews[0]) == 0)
+    }
+
     // MARK: 5.D
 
     @Test("5.D a list scrolled to 300, the field under the bar: the old walk drags it to the keyboard",
@@ -170,6 +196,99 @@ struct VersionPresetTests {
         #expect(IQVersion.twoDecimals(0.375) == "0.38")
         #expect(IQVersion.twoDecimals(-0.004) == "-0.00")
         #expect(IQVersion.v8.moveLine(88) == "Need to move: 88.0, will be moving up")
+    }
+
+    // MARK: §3.0, one switch at a time
+
+    /// 8.x with one switch changed.
+    static func v8(_ change: (inout IQVersion) -> Void) -> IQVersion {
+        var version = IQVersion.v8
+        change(&version)
+        return version
+    }
+
+    @Test func eachSwitchOfTheMatrixChangesOnlyItsOwnNumbers() throws {
+        // 5.D under 8.x: the list at 300 scrolls back 44 (to the 64-pt bar) → 256.
+        func listOffset(_ version: IQVersion) throws -> Double {
+            var (s, scroll) = Scene.scrollSE(offset: 300)
+            let field = s.field(Rect(20, 320, 280, 30), in: scroll)
+            var sim = try Self.simulation(s, version)
+            sim.apply(.beginEditing(field))
+            sim.keyboard(216)
+            return sim.offset(scroll)
+        }
+        #expect(try listOffset(.v8) == 256)
+        // Top guide status bar + 5 = 25: the field at 20 is 5 under it → 295.
+        #expect(try listOffset(Self.v8 { $0.topGuide = .statusBarPlusFive }) == 295)
+        // The old walk scrolls back all the way to the keyboard: 300 − 292 = 8.
+        #expect(try listOffset(Self.v8 { $0.scrollBack = .whileOffsetIsPositive }) == 8)
+
+        // 5.F under 8.x: R −26 from 424 − (812 − 380) + 34.
+        func plainNotchedMove(_ version: IQVersion) throws -> Double {
+            var s = Fixture(.iPhoneX, safeTop: 44, safeBottom: 34)
+            let field = s.field(Rect(16, 380, 343, 44))
+            var sim = try Self.simulation(s, version)
+            sim.apply(.beginEditing(field))
+            sim.keyboard(336)
+            return -sim.y(s.root)
+        }
+        #expect(try plainNotchedMove(.v8) == 26)
+        // Without the begin safe area in the keyboard size: 424 − 466 + 34 = −8, no move.
+        #expect(try plainNotchedMove(Self.v8 { $0.keyboardSize = .withDistance }) == 0)
+        // Without the bottom guide: 424 − 432 = −8, no move.
+        #expect(try plainNotchedMove(Self.v8 { $0.hasBottomGuide = false }) == 0)
+
+        // Truncation: a field ending at 430.5 on the SE needs 88.5; 8.x moves 88.
+        func fractionalMove(_ version: IQVersion) throws -> Double {
+            var s = Scene.plainSE()
+            let field = s.field(Rect(20, 400.5, 280, 30))
+            var sim = try Self.simulation(s, version)
+            sim.apply(.beginEditing(field))
+            sim.keyboard(216)
+            return -sim.y(s.root)
+        }
+        #expect(try fractionalMove(.v8) == 88)
+        #expect(try fractionalMove(Self.v8 { $0.truncatesMove = false }) == 88.5)
+
+        // 5.B2's scroll inset: 8.x 335 − 34 = 301 / 257; 4.x's formula: 335 − 10 = 325 for both, no safe area.
+        func scrollInsets(_ version: IQVersion) throws -> [Double] {
+            var s = Scene.notched(tabBar: false)
+            let scroll = s.scrollView(Rect(0, 0, 375, 812), content: 1200) { $0.safeAreaInsets = EdgeInsets(top: 88, bottom: 34) }
+            let field = s.field(Rect(16, 600, 343, 40), in: scroll)
+            var sim = try Self.simulation(s, version)
+            sim.apply(.beginEditing(field))
+            sim.keyboard(291)
+            return [sim.offset(scroll), sim.inset(scroll).bottom, sim.indicator(scroll).bottom]
+        }
+        #expect(try scrollInsets(.v8) == [197, 301, 257])
+        #expect(try scrollInsets(Self.v8 { $0.scrollInset = .withoutDistance }) == [197, 325, 325])
+        // 3.x's: 335 with the distance, the indicator 10 less.
+        #expect(try scrollInsets(Self.v8 { $0.scrollInset = .distanceIncludedIndicatorLessTen }) == [197, 335, 325])
+
+        // 5.C's text view: 8.x 180; 4.x's rule 468 − (568 − 226 − 20) = 146, kept to end-editing.
+        func textViewInset(_ version: IQVersion) throws -> Double {
+            var s = Scene.navigationSE()
+            let notes = s.textView(Rect(0, 100, 320, 468))
+            var sim = try Self.simulation(s, version)
+            sim.keyboard(216)
+            sim.apply(.beginEditing(notes))
+            return sim.inset(notes).bottom
+        }
+        #expect(try textViewInset(.v8) == 180)
+        #expect(try textViewInset(Self.v8 { $0.textViewInset = .anyTextViewKept }) == 146)
+        #expect(try textViewInset(Self.v8 { $0.textViewInset = .none }) == 0)
+
+        // 5.A: begin-editing adjusting at once logs −128 before the keyboard's 88.
+        func moves(_ version: IQVersion) throws -> [Double] {
+            var s = Scene.plainSE()
+            let field = s.field(Rect(20, 400, 280, 30))
+            var sim = try Self.simulation(s, version)
+            sim.apply(.beginEditing(field))
+            sim.keyboard(216)
+            return sim.moves
+        }
+        #expect(try moves(.v8) == [88])
+        #expect(try moves(Self.v8 { $0.beginEditingAlwaysAdjusts = true }) == [-128, 88])
     }
 }
 
