@@ -20,7 +20,7 @@ struct KBHarnessCommand: ParsableCommand {
             RunCommand.self, ImportCommand.self, AcceptCommand.self, RegressionsCommand.self, RunsCommand.self,
             ShowCommand.self, RenderCommand.self, HistoryCommand.self, ScenariosCommand.self, DevicesCommand.self,
             CompareCommand.self, CompareStrategiesCommand.self, BaselineCommand.self, DoctorCommand.self, ReportCommand.self,
-            BenchCommand.self, GenerateCommand.self, MergeCommand.self, LayoutCommand.self,
+            BenchCommand.self, GenerateCommand.self, MergeCommand.self, LayoutCommand.self, UpgradeCommand.self,
         ],
         defaultSubcommand: nil)
 }
