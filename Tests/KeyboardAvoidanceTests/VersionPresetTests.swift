@@ -114,9 +114,7 @@ struct VersionPresetTests {
         sim.keyboard(216)
         // ≤ 6.2: scroll back while the offset is positive (300 − 292 = 8): the field ends 10 above the keyboard.
         // 6.3+: only out from under the top guide: 69 (6.5.11, +5) or 64 → offset 300 − 49 or 300 − 44.
-        #expect(sim.offset(scroll) == offset, "\(version.tag)")
-        #expect(sim.inset(scroll).bottom == inset)
-        #expect(sim.indicator(scroll).bottom == indicator)
+        #expect(sim.scrollState(scroll) == [offset, inset, indicator], "\(version.tag)")
         #expect(sim.y(s.root) == 0)
     }
 
@@ -162,9 +160,7 @@ struct VersionPresetTests {
         sim.keyboard(336)
         // 5.x: the old walk scrolls back all of min(200, 392). 6.5.11 (Swift) reads the bottom margin into
         // the top guide: max(44, 83) + 5 = 88, 30 < 88 → −58. 6.5.16+: 44 → −14.
-        #expect(sim.offset(scroll) == offset, "\(version.tag)")
-        #expect(sim.inset(scroll).bottom == inset)
-        #expect(sim.indicator(scroll).bottom == indicator)
+        #expect(sim.scrollState(scroll) == [offset, inset, indicator], "\(version.tag)")
     }
 
     // MARK: §6
@@ -258,7 +254,7 @@ struct VersionPresetTests {
             var sim = try Self.simulation(s, version)
             sim.apply(.beginEditing(field))
             sim.keyboard(291)
-            return [sim.offset(scroll), sim.inset(scroll).bottom, sim.indicator(scroll).bottom]
+            return sim.scrollState(scroll)
         }
         #expect(try scrollInsets(.v8) == [197, 301, 257])
         #expect(try scrollInsets(Self.v8 { $0.scrollInset = .withoutDistance }) == [197, 325, 325])
@@ -290,6 +286,11 @@ struct VersionPresetTests {
         #expect(try moves(.v8) == [88])
         #expect(try moves(Self.v8 { $0.beginEditingAlwaysAdjusts = true }) == [-128, 88])
     }
+}
+
+extension Simulation {
+    /// A scroll view's offset, bottom inset and bottom indicator inset, as §5's tables give them.
+    func scrollState(_ scroll: NodeID) -> [Double] { [offset(scroll), inset(scroll).bottom, indicator(scroll).bottom] }
 }
 
 extension IQVersion: CustomTestStringConvertible {
