@@ -327,7 +327,9 @@ struct Coverage {
 
 /// A number for messages: integral values without a decimal point, others to two decimals.
 func format(_ value: Double) -> String {
-    if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+    guard value.isFinite, abs(value) < 1e15 else { return String(value) }
+    // Rounded first, so 10.000000001 prints as 10, not 10.0.
     let scaled = (value * 100).rounded() / 100
+    if scaled == scaled.rounded() { return String(Int64(scaled)) }
     return String(scaled)
 }
