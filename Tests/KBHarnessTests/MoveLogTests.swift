@@ -27,6 +27,9 @@ import KeyboardAvoidance
             ["iq@6", "1", "1", "Need to move: -154.0, will be moving down"],
             ["iq@6.5.11", "1", "1", "Need to move: -154.0"],
             ["iq@7", "1", "1", "Need to move: -154.0, will be moving down"],
+            // 7.0–7.1: the keyboard first without the toolbar, 107 − (568 − 263), then with it.
+            ["iq@7.1", "1", "1", "Need to move: -198.0, will be moving down"],
+            ["iq@7.1", "1", "2", "Need to move: -154.0, will be moving down"],
         ])
         // Nothing moved under any of them.
         #expect(try store.database.textRows("""

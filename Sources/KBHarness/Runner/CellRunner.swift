@@ -81,7 +81,8 @@ public struct CellRunner: Sendable {
     /// Compiles the scenario's steps for this cell, reusing the screens of `screens` when given.
     func compile(screens: ScreenCache? = nil) throws(ScenarioFileError) -> Compiled {
         let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
-                                    cellOrientation: key.orientation, screens: screens)
+                                    cellOrientation: key.orientation, screens: screens,
+                                    toolbarArrivesLate: StrategyCatalog.version(key.strategy)?.attachesToolbarAtShow ?? false)
         let (initial, steps, ownAccessories) = try driver.compile()
         return Compiled(initial: initial, steps: steps, ownAccessories: ownAccessories)
     }

@@ -21,11 +21,14 @@ struct ScenarioDriver {
     let cellOrientation: Orientation
     /// Screens already resolved for this scenario and device, shared with the cell's other keyboards.
     var screens: ScreenCache? = nil
+    /// Whether IQ's toolbar arrives only after the keyboard has been announced without it (IQ 7.0–7.1).
+    var toolbarArrivesLate = false
 
     /// The compiled steps, the screen the cell starts on, and the inputs with their own accessory view.
     func compile() throws(ScenarioFileError) -> (initial: ResolvedScreen, steps: [CompiledStep], ownAccessories: Set<NodeID>) {
         var state = try State(scenario: scenario, device: device, orientation: cellOrientation, kind: keyboardKind,
                               cache: screens)
+        state.toolbarArrivesLate = toolbarArrivesLate
         let initial = state.resolved
         var steps: [CompiledStep] = []
         steps.reserveCapacity(scenario.steps.count)
@@ -38,6 +41,8 @@ struct ScenarioDriver {
     /// What the driver tracks between steps: focus, keyboard, orientation and their screens.
     private struct State {
         let scenario: Scenario
+        /// Whether IQ's toolbar arrives only after the keyboard has been announced without it.
+        var toolbarArrivesLate = false
         let device: DeviceProfile
         var orientation: Orientation
         var kind: KeyboardKind
@@ -220,10 +225,17 @@ struct ScenarioDriver {
             }
             // A hardware keyboard without an accessory: nothing on screen; whatever was there goes.
             guard let frame else { return slideOff() }
+            var early: [Event] = []
+            if toolbarArrivesLate, accessory?.source == .iqToolbar, shownAccessory?.source != .iqToolbar,
+               let bare = device.keyboardFrame(kind, orientation, accessoryHeight: 0) {
+                // IQ 7.0–7.1 attach the toolbar while handling the keyboard's show: UIKit announces the keyboard
+                // without it first, then again with it.
+                early = notifications(bare, hiding: !kind.isDocked)
+            }
             shownFrame = frame
             shownAccessory = accessory
             // Undocking a keyboard is announced as a hide in UIKit, with the floating frame.
-            return notifications(frame, hiding: !kind.isDocked)
+            return early + notifications(frame, hiding: !kind.isDocked)
         }
 
         /// The keyboard going away.

@@ -106,6 +106,9 @@ public struct IQVersion: Sendable, Equatable {
     public var attachesToolbarByDefault: Bool
     /// The debug line's format.
     public var logFormat: LogFormat = .swiftWithDirection
+    /// Whether the toolbar is attached only once a `.show` is handled (7.0–7.1): the keyboard first comes
+    /// without it, then 44 pt taller (iq-versions §2.5).
+    public var attachesToolbarAtShow = false
 
     /// The line this version prints for a move of `move` points.
     public func moveLine(_ move: Double) -> String {
@@ -137,8 +140,8 @@ public struct IQVersion: Sendable, Equatable {
     /// 7.2.0: the 8.x geometry, with the toolbar on by default.
     public static let v7: IQVersion = { var v = v8; v.tag = "7.2.0"; v.attachesToolbarByDefault = true; return v }()
 
-    /// 7.1.1: as 7.2.0 in geometry (its listener differs: §2.5).
-    public static let v7_1: IQVersion = { var v = v7; v.tag = "7.1.1"; return v }()
+    /// 7.1.1: as 7.2.0 in geometry; its listener attaches the toolbar only when it handles a `.show` (§2.5).
+    public static let v7_1: IQVersion = { var v = v7; v.tag = "7.1.1"; v.attachesToolbarAtShow = true; return v }()
 
     /// 6.5.16: no truncation; the text-view inset kept across adjusts.
     public static let v6: IQVersion = {
