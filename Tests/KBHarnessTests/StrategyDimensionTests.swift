@@ -51,6 +51,9 @@ import Testing
                                                           "iq@7.1", "iq@7"])
         #expect(StrategyCatalog.keys(matching: "iq@8") == ["iq"])
         #expect(StrategyCatalog.keys(matching: "iq@9").isEmpty)
+        // A scenario may name 8.x either way.
+        let named = try scenario("key: t/a\ntitle: T\nmatrix: {strategies: [iq@8, iq@6, iq]}\nviews:\n  - {id: f, kind: textField}\n")
+        #expect(named.matrix.strategies?.map(\.value) == ["iq", "iq@6"])
         let s = try scenario("""
             key: t/versions
             title: Versions

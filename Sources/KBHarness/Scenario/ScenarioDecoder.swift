@@ -962,7 +962,12 @@ struct ScenarioDecoder {
         matrix.idioms = uniqueChoices(spec, "idioms", DeviceIdiom.self)
         matrix.orientations = uniqueChoices(spec, "orientations", Orientation.self)
         matrix.keyboards = uniqueChoices(spec, "keyboards", KeyboardKind.self)
-        matrix.strategies = uniqueStrings(spec, "strategies")
+        // Another name of a strategy (`iq@8` for `iq`) is stored as the strategy's key.
+        var seen = Set<String>()
+        matrix.strategies = uniqueStrings(spec, "strategies")?.compactMap { name in
+            let key = StrategyCatalog.aliases[name.value] ?? name.value
+            return seen.insert(key).inserted ? Located(key, at: name.location) : nil
+        }
         return matrix
     }
 
