@@ -1,4 +1,3 @@
-import Foundation
 import KBSQLite
 
 /// What changes on a team's screens between two IQKeyboardManager versions: the cells of one run under
@@ -124,7 +123,7 @@ public struct UpgradeReport: Sendable {
     /// Per cell, the step and metric where each kind of number (root move, scroll offsets, insets) changed most.
     static func shifts(cell: String, before: SQLiteValue, after: SQLiteValue) -> [Shift] {
         guard case .text(let was) = before, case .text(let now) = after else { return [] }
-        let stepsBefore = metrics(was), stepsAfter = metrics(now)
+        let stepsBefore = StoredStep.decode(was)?.map(\.metrics) ?? [], stepsAfter = StoredStep.decode(now)?.map(\.metrics) ?? []
         var best: [String: Shift] = [:]
         for (index, (old, new)) in zip(stepsBefore, stepsAfter).enumerated() {
             for (name, value) in new {
@@ -143,14 +142,6 @@ public struct UpgradeReport: Sendable {
         if metric.hasSuffix(".contentOffset.y") { return "scroll offset" }
         if metric.hasSuffix(".contentInset.bottom") { return "bottom inset" }
         return nil
-    }
-
-    /// Each step's metrics of a stored state.
-    static func metrics(_ state: String) -> [[String: Double]] {
-        guard let steps = try? JSONSerialization.jsonObject(with: Data(state.utf8)) as? [[String: Any]] else { return [] }
-        return steps.map { step in
-            ((step["metrics"] as? [String: Any]) ?? [:]).compactMapValues { ($0 as? NSNumber)?.doubleValue }
-        }
     }
 
     /// The report as text tables, each list cut at `limit` rows with the number left out.

@@ -131,7 +131,7 @@ public struct CellRunner: Sendable {
         var simulation = Simulation(screen: screen, strategy: strategy)
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
                                     trackedViews: trackedViews(compiled.initial, expected: expected),
-                                    names: screen.names, labels: scenario.labelsByID, toolbar: scenario.options.toolbar,
+                                    names: screen.names, scenario: scenario, toolbar: scenario.options.toolbar,
                                     ownAccessories: compiled.ownAccessories)
         let baseline = RestoreBaseline(screen)
         var keyboardWasShown = false

@@ -78,12 +78,13 @@ struct StepObserver {
     let trackedViews: [TrackedView]
     /// Scenario id of every node, for `focused`.
     let names: [String]
-    /// Readable labels by scenario id (IB's user labels, classes, placeholders), for messages.
-    var labels: [String: String] = [:]
+    /// The scenario, whose views' readable labels (IB's user labels, classes, placeholders) messages show;
+    /// read only when a message is written, not at every step.
+    var scenario: Scenario?
     /// A view in a message: its id, with its label when it has one (`eml-00-001 "Email"`).
     func display(_ id: NodeID) -> String {
         let name = names[id.index]
-        return labels[name].map { "\(name) \"\($0)\"" } ?? name
+        return scenario?.label(of: name).map { "\(name) \"\($0)\"" } ?? name
     }
 
     /// Toolbar rules and navigation order of the scenario.

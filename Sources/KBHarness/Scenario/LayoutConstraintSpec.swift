@@ -234,12 +234,13 @@ public enum LayoutConstraintParser {
     }
 
     /// The size classes of a `when` clause: `wC hR, wR hR`.
-    static func classes(_ text: String) throws(Failure) -> SizeClasses {
+    /// `place` says where the text stands, for the message (a constraint's `after 'when'`, a view's list: nothing).
+    static func classes(_ text: String, place: String = " after 'when'") throws(Failure) -> SizeClasses {
         var result: SizeClasses = []
         for part in text.split(separator: ",") {
             let name = part.split(separator: " ").joined(separator: " ")
             guard let value = SizeClasses(text: name) else {
-                throw Failure(message: "'\(name)' after 'when' is not a size class; expected "
+                throw Failure(message: "'\(name)'\(place) is not a size class; expected "
                               + SizeClasses.named.map { "'\($0.text)'" }.joined(separator: ", ") + ", separated by commas")
             }
             result.insert(value)

@@ -1023,6 +1023,13 @@ public struct Scenario: Equatable, Sendable {
         return result
     }
 
+    /// The readable label of view `id`, if it has one (a walk of the views: for messages, not per step).
+    public func label(of id: String) -> String? {
+        var found: String?
+        forEachView { view in if found == nil, view.id == id { found = view.label } }
+        return found
+    }
+
     /// Every view by id, the content root included under its alias; search bars also as `<id>.field`.
     public var viewsByID: [String: ViewSpec] {
         var result: [String: ViewSpec] = [:]

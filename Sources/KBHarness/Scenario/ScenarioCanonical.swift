@@ -71,7 +71,7 @@ extension ViewSpec {
         object["enabled"] = .bool(isEnabled)
         object["tag"] = .number(Double(tag))
         if let label { object["label"] = .string(label) }
-        if sizeClasses != .all { object["sizeClasses"] = .array(SizeClasses.named.filter { sizeClasses.contains($0.value) }.map { .string($0.text) }) }
+        if sizeClasses != .all { object["sizeClasses"] = .array(sizeClasses.names.map(CanonicalJSON.string)) }
         return .object(object)
     }
 

@@ -253,9 +253,9 @@ struct ScenarioDecoder {
         for item in items {
             guard let text = reader.string(item.node, at: item.path) else { continue }
             do {
-                result.formUnion(try LayoutConstraintParser.classes(text))
+                result.formUnion(try LayoutConstraintParser.classes(text, place: ""))
             } catch {
-                reader.fail(item.node, item.path, error.message.replacingOccurrences(of: " after 'when'", with: ""))
+                reader.fail(item.node, item.path, error.message)
             }
         }
         if items.isEmpty { reader.fail(at: fields.location(of: "sizeClasses"), fields.path("sizeClasses"), "the list is empty") }

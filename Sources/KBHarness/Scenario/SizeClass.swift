@@ -31,10 +31,11 @@ public struct SizeClasses: OptionSet, Hashable, Sendable {
             : (regularHeight ? .compactRegular : .compactCompact)
     }
 
+    /// The combinations' names, in `named` order: `["wC hR", "wR hR"]`.
+    public var names: [String] { SizeClasses.named.filter { contains($0.value) }.map(\.text) }
+
     /// The combinations as text, `wC hR, wR hR`.
-    public var text: String {
-        SizeClasses.named.filter { contains($0.value) }.map(\.text).joined(separator: ", ")
-    }
+    public var text: String { names.joined(separator: ", ") }
 
     /// Reads one combination's text (`wC hR`).
     public init?(text: String) {
