@@ -45,4 +45,7 @@ public enum Event: Sendable, Equatable {
     /// The user moves a text input's insertion point: its caret line in the view's own coordinates, or
     /// `nil` for the end of the text (`Screen.caretRect(of:)`).
     case caret(NodeID, Rect?)
+    /// The main run loop finishes its turn: blocks queued on the main operation queue run now, after
+    /// UIKit's layout pass and every notification posted in the same turn (IQ 6.0–6.5.15 adjust here).
+    case endOfRunLoopTurn
 }

@@ -141,7 +141,7 @@ public struct Simulation: Sendable {
                 throw ScreenError(subject: "relayout", field: "screen", message: "the new layout has a different view tree")
             }
         case .applicationWillResignActive, .applicationDidBecomeActive, .setEnabled, .reloadLayoutIfNeeded,
-             .interactivePopGesture:
+             .interactivePopGesture, .endOfRunLoopTurn:
             break
         }
     }
@@ -177,7 +177,7 @@ public struct Simulation: Sendable {
             if phase == .cancelled { world.returnPoppingViewsToLayout() }
         case .caret(let id, let rect):
             world.screen.setCaretRect(rect, of: id)
-        case .setEnabled, .reloadLayoutIfNeeded:
+        case .setEnabled, .reloadLayoutIfNeeded, .endOfRunLoopTurn:
             break
         }
         algorithm.handle(event, world: &world)

@@ -139,7 +139,7 @@ import Testing
         #expect(first.failed.isEmpty && first.known.isEmpty)
         let compiled = try runner.compile()
         #expect(notifications(compiled.steps[0]).isEmpty)
-        #expect(compiled.steps[0].events == [.beginEditing(try #require(compiled.initial.node("low")))])
+        #expect(compiled.steps[0].events == [.beginEditing(try #require(compiled.initial.node("low"))), .endOfRunLoopTurn])
         // Detaching it (a kind change) brings the software keyboard: 216, top 352; 560 - (568 - 226) = 218
         // clamps at -216 (spec 7.2).
         #expect(outcome.steps[1].value(of: "keyboard.height") == 216)
@@ -186,12 +186,25 @@ import Testing
         #expect(outcome.status == .fail)
     }
 
+    @Test func iq6_5_11AdjustsOnceAtTheEndOfTheNextStepsTurn() throws {
+        // The same Next under 6.5.11 (toolbar on by default): its one queued adjust runs after the 316-pt
+        // frame: note 500 − 142 − (568 − 326) = 116 → root −258, note 10 pt above the keyboard (8.x: 60, 36, covered).
+        let text = Self.form(options: "", noteExtra: ", inputAccessoryView: {height: 100}",
+                             steps: "  - focus: name\n  - next\n")
+        let (_, outcome) = try run(text, strategy: "iq@6.5.11")
+        #expect(outcome.steps[0].needToMoveLog == [142])
+        #expect(outcome.steps[1].needToMoveLog == [116])
+        #expect(outcome.steps[1].value(of: "root.y") == -258)
+        #expect(outcome.steps[1].value(of: "gap") == 10)
+        #expect(outcome.steps[1].failed.isEmpty)
+    }
+
     @Test func focusMovingToTheSameFramePostsNothingExtra() throws {
         let (runner, outcome) = try run(Self.form(steps: "  - focus: name\n  - next\n  - focus: name\n"))
         let compiled = try runner.compile()
-        // Both fields carry the 44-pt toolbar: same frame, so only the editing notifications.
-        #expect(notifications(compiled.steps[1]).isEmpty && compiled.steps[1].events.count == 2)
-        #expect(notifications(compiled.steps[2]).isEmpty && compiled.steps[2].events.count == 2)
+        // Both fields carry the 44-pt toolbar: same frame, so only the editing notifications and the turn's end.
+        #expect(notifications(compiled.steps[1]).isEmpty && compiled.steps[1].events.count == 3)
+        #expect(notifications(compiled.steps[2]).isEmpty && compiled.steps[2].events.count == 3)
         // note 460...500 - 142 = 318...358, visible 298: move 60, root -202, gap 10.
         #expect(outcome.steps[1].value(of: "root.y") == -202)
         #expect(outcome.steps[1].value(of: "gap") == 10)
@@ -241,7 +254,11 @@ import Testing
         let (runner, outcome) = try run(text)
         let compiled = try runner.compile()
         #expect(notifications(compiled.steps[0]).first?.1 == Rect(x: 0, y: 252, width: 320, height: 316))
-        #expect(compiled.steps[0].events.last == .beginEditing(try #require(compiled.initial.node("note"))))
+        // The will pair, then begin-editing in the same turn; the did pair once the animation is over.
+        let events = compiled.steps[0].events
+        #expect(events.count == 7)
+        #expect(events[2] == .beginEditing(try #require(compiled.initial.node("note"))) && events[3] == .endOfRunLoopTurn)
+        #expect(events.last == .endOfRunLoopTurn)
         #expect(outcome.steps[0].value(of: "keyboard.height") == 316)
     }
 

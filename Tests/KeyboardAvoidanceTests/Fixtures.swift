@@ -233,9 +233,17 @@ extension Simulation {
         keyboard(frame: Rect(0, bounds.height - height, bounds.width, height), kind)
     }
 
-    /// Posts a keyboard notification with this raw end frame (screen coordinates).
+    /// Posts a keyboard notification with this raw end frame (screen coordinates), and ends the run-loop
+    /// turn, so that what IQ 6.0–6.5.15 queued runs too.
     mutating func keyboard(frame: Rect, _ kind: KeyboardNotificationKind = .willShow) {
         apply(.keyboard(KeyboardNotification(kind: kind, endFrame: frame)))
+        apply(.endOfRunLoopTurn)
+    }
+
+    /// Begins editing `input` and ends the run-loop turn.
+    mutating func beginEditingTurn(_ input: NodeID) {
+        apply(.beginEditing(input))
+        apply(.endOfRunLoopTurn)
     }
 
     /// Posts `willHide` with the keyboard's frame moved just below the screen.

@@ -88,7 +88,7 @@ struct VersionPresetTests {
         var sim = try Self.simulation(s, version)
         // UIKit announces the keyboard before a text view's begin-editing: one adjust, at begin-editing.
         sim.keyboard(216)
-        sim.apply(.beginEditing(notes))
+        sim.beginEditingTurn(notes)
         #expect(sim.moves == [move], "\(version.tag)")
         #expect(sim.y(navigationMoves ? s.containerViews[0] : s.root) == -move)
         // 4.x/5.x: 468 − min(468, 568 − 226 − 20); 6.5.11: 468 − (568 − 69 − 216); 6.5.16+: 468 − (568 − 64 − 216).
@@ -267,7 +267,7 @@ struct VersionPresetTests {
             let notes = s.textView(Rect(0, 100, 320, 468))
             var sim = try Self.simulation(s, version)
             sim.keyboard(216)
-            sim.apply(.beginEditing(notes))
+            sim.beginEditingTurn(notes)
             return sim.inset(notes).bottom
         }
         #expect(try textViewInset(.v8) == 180)
@@ -285,6 +285,77 @@ struct VersionPresetTests {
         }
         #expect(try moves(.v8) == [88])
         #expect(try moves(Self.v8 { $0.beginEditingAlwaysAdjusts = true }) == [-128, 88])
+    }
+
+    /// iPhone SE, plain controller: `name` (20,400,280,40) under the 260-pt keyboard (216 + IQ's toolbar), then
+    /// Next to `note` (20,460,280,40), whose 100-pt accessory makes the keyboard 316, in one run-loop turn.
+    static func nextToATallerAccessory(_ version: IQVersion) throws -> (sim: Simulation, root: NodeID, note: NodeID) {
+        var s = Scene.plainSE()
+        let name = s.field(Rect(20, 400, 280, 40)), note = s.field(Rect(20, 460, 280, 40))
+        var sim = try Self.simulation(s, version)
+        sim.apply(.beginEditing(name))
+        sim.keyboard(260)
+        sim.apply(.endEditing(name))
+        sim.apply(.beginEditing(note))
+        sim.apply(.keyboard(KeyboardNotification(kind: .willShow, endFrame: Rect(0, 252, 320, 316))))
+        sim.apply(.endOfRunLoopTurn)
+        return (sim, s.root, note)
+    }
+
+    @Test func adjustingAtTheEndOfTheTurnMeasuresOnceWithTheTurnsLastKeyboard() throws {
+        // 8.x adjusts at once: name 440 − (568 − 270) = 142. Begin-editing note under the old keyboard:
+        // 500 − 142 − 298 = 60 → root −202; then the 316-pt keyboard: 298 − 242 = 56, but the live top margin
+        // is 20 + 202, so the top term 258 − 222 = 36 wins → root −238, note 10 pt under the keyboard.
+        let synchronous = try Self.nextToATallerAccessory(.v8)
+        #expect(synchronous.sim.moves == [142, 60, 36])
+        #expect(synchronous.sim.y(synchronous.root) == -238)
+        #expect(252 - synchronous.sim.windowRect(synchronous.note).maxY == -10)
+        // 6.0–6.5.15 queue one adjust for the turn's end, measured with the 316-pt keyboard:
+        // 500 − 142 − 242 = 116, top term 318 − 162 = 156 → root −258, note 10 pt above the keyboard.
+        let coalesced = try Self.nextToATallerAccessory(Self.v8 { $0.adjustsAtEndOfRunLoopTurn = true })
+        #expect(coalesced.sim.moves == [142, 116])
+        #expect(coalesced.sim.y(coalesced.root) == -258)
+        #expect(252 - coalesced.sim.windowRect(coalesced.note).maxY == 10)
+        // The 6.5.11 preset does the same (its top guide is 20 + 142 + 5 at the turn's end: still 116).
+        #expect(try Self.nextToATallerAccessory(.v6_5_11).sim.moves == [142, 116])
+    }
+
+    @Test func aRestoreInTheSameTurnCancelsTheQueuedAdjust() throws {
+        var s = Scene.plainSE()
+        let field = s.field(Rect(20, 400, 280, 30)), other = s.field(Rect(20, 460, 280, 30))
+        var sim = try Self.simulation(s, .v6_5_11)
+        // Nothing of 6.5.11 runs before the turn ends, where 8.x has already moved.
+        sim.apply(.beginEditing(field))
+        sim.apply(.keyboard(KeyboardNotification(kind: .willShow, endFrame: Rect(0, 352, 320, 216))))
+        #expect(sim.moves.isEmpty && sim.y(s.root) == 0)
+        sim.apply(.endOfRunLoopTurn)
+        #expect(sim.moves == [88] && sim.y(s.root) == -88)
+        // Next asks for an adjust; the app disables the manager in the same turn: the restore withdraws the
+        // request, so the queued adjust finds nothing to do and the root stays where the restore put it.
+        sim.apply(.endEditing(field))
+        sim.apply(.beginEditing(other))
+        sim.apply(.setEnabled(false))
+        sim.apply(.endOfRunLoopTurn)
+        #expect(sim.moves == [88] && sim.y(s.root) == 0)
+    }
+
+    @Test func becomingActiveReadjustsFrom6_5_16Only() throws {
+        func moves(_ version: IQVersion) throws -> [Double] {
+            var s = Scene.plainSE()
+            let field = s.field(Rect(20, 400, 280, 30))
+            var sim = try Self.simulation(s, version)
+            sim.apply(.beginEditing(field))
+            sim.keyboard(216)
+            sim.apply(.applicationWillResignActive)
+            sim.apply(.applicationDidBecomeActive)
+            return sim.moves
+        }
+        // 8.x adjusts again and finds the field in place: 0.
+        #expect(try moves(.v8) == [88, 0])
+        #expect(try moves(Self.v8 { $0.adjustsWhenBecomingActive = false }) == [88])
+        #expect(try moves(.v6) == [88, 0])
+        #expect(try moves(.v6_5_11) == [88])
+        #expect(try moves(.v5) == [88])
     }
 }
 

@@ -101,8 +101,10 @@ struct ScenarioDriver {
                     events.append(.beginEditing(target))
                     events += refocus()
                 } else if order == .keyboardFirst {
-                    events += show()
-                    events.append(.beginEditing(target))
+                    // Begin-editing follows the will pair in the same turn; the did pair ends the animation.
+                    var shown = show()
+                    shown.insert(.beginEditing(target), at: shown.firstIndex(of: .endOfRunLoopTurn) ?? shown.endIndex)
+                    events += shown
                 } else {
                     events.append(.beginEditing(target))
                     events += show()
@@ -188,6 +190,8 @@ struct ScenarioDriver {
                 action = "pop \(phase.rawValue)"
                 events.append(.interactivePopGesture(phase))
             }
+            // A step is what the app and the user do in one run-loop turn; what a library queued runs at its end.
+            if let last = events.last, last != .endOfRunLoopTurn { events.append(.endOfRunLoopTurn) }
             return CompiledStep(action: action, events: events, accessory: shownFrame == nil ? nil : shownAccessory)
         }
 
@@ -255,7 +259,8 @@ struct ScenarioDriver {
             return notifications(Rect(x: 0, y: size.height, width: size.width, height: current.height), hiding: true)
         }
 
-        /// The four notifications UIKit posts for a keyboard frame change, will before did.
+        /// The four notifications UIKit posts for a keyboard frame change: the will pair in the turn that
+        /// changed the keyboard, the did pair in a later one, once the animation is over.
         mutating func notifications(_ frame: Rect, hiding: Bool) -> [Event] {
             let begin = keyboardFrame
             keyboardFrame = frame
@@ -263,6 +268,7 @@ struct ScenarioDriver {
             return [
                 .keyboard(KeyboardNotification(kind: .willChangeFrame, beginFrame: begin, endFrame: frame)),
                 .keyboard(KeyboardNotification(kind: will, beginFrame: begin, endFrame: frame)),
+                .endOfRunLoopTurn,
                 .keyboard(KeyboardNotification(kind: .didChangeFrame, beginFrame: begin, endFrame: frame)),
                 .keyboard(KeyboardNotification(kind: did, beginFrame: begin, endFrame: frame)),
             ]

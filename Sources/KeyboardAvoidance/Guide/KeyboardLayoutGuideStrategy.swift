@@ -60,6 +60,9 @@ public struct KeyboardLayoutGuideStrategy: AvoidanceAlgorithm {
         case .relayout:
             // The new layout may constrain other views or attach controllers differently.
             pins = Self.pins(of: world.screen)
+        case .endOfRunLoopTurn:
+            // Nothing changed since the turn's last event, which the guides already follow.
+            return
         default:
             break
         }

@@ -343,6 +343,8 @@ extension IQKeyboardManager {
 
     /// `restorePosition()` (§2.4): root back at its begin origin, scroll view insets back, offsets clamped.
     mutating func restorePosition(world: inout World) {
+        // 6.0–6.5.15: a queued adjust finds the request withdrawn and does nothing.
+        hasPendingAdjustRequest = false
         guard let configuration = rootConfiguration else { return }
         restore(configuration, world: &world)
         if let last = lastScrollViewConfiguration {

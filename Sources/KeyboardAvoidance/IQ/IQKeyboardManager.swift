@@ -24,6 +24,9 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     /// Infos remembered while an interactive pop hid the keyboard, replayed if the pop is cancelled.
     var pendingPopReplay: (input: NodeID?, keyboard: KeyboardInfo)?
 
+    /// 6.0–6.5.15 `hasPendingAdjustRequest`: an adjust is queued for the end of the run-loop turn.
+    var hasPendingAdjustRequest = false
+
     /// `movedDistance`.
     public internal(set) var movedDistance = 0.0
     /// Every "Need to move" value `adjustPosition` logged.
@@ -91,27 +94,43 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
         case .keyboard(let notification):
             keyboardNotification(notification, world: &world)
         case .applicationDidBecomeActive:
-            if privateIsEnabled(world.screen) && keyboardInfo.isVisible && isReady(world.screen) {
+            if options.version.adjustsWhenBecomingActive && privateIsEnabled(world.screen) && keyboardInfo.isVisible
+                && isReady(world.screen) {
                 adjustPosition(world: &world)
             }
         case .reloadLayoutIfNeeded:
             if privateIsEnabled(world.screen) && keyboardInfo.isVisible && isReady(world.screen) {
-                adjustPosition(world: &world)
+                optimizedAdjustPosition(world: &world)
             }
         case .setEnabled(let enabled):
             guard enabled != options.isEnabled else { return }
             options.isEnabled = enabled
             if enabled && keyboardInfo.isVisible {
-                adjustPosition(world: &world)
+                optimizedAdjustPosition(world: &world)
             } else {
                 restorePosition(world: &world)
             }
         case .interactivePopGesture(let phase):
             popGestureChanged(phase, world: &world)
+        case .endOfRunLoopTurn:
+            // The operation 6.0–6.5.15 queued runs once, whatever asked for it during the turn.
+            guard hasPendingAdjustRequest else { return }
+            adjustPosition(world: &world)
+            hasPendingAdjustRequest = false
         case .applicationWillResignActive, .relayout, .caret:
             // No observer in 8.x for either: rotation reaches the library only through keyboard frame changes,
             // and the caret is UIKit's (IQ reads it from the text view when it adjusts).
             break
+        }
+    }
+
+    /// `optimizedAdjustPosition()`: 6.0–6.5.15 queue one adjust for the end of the run-loop turn; the other
+    /// versions adjust at once.
+    mutating func optimizedAdjustPosition(world: inout World) {
+        if options.version.adjustsAtEndOfRunLoopTurn {
+            hasPendingAdjustRequest = true
+        } else {
+            adjustPosition(world: &world)
         }
     }
 
@@ -190,7 +209,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
         case .show, .change:
             if options.version.textViewInset == .scrollableResetEachAdjust { setupTextInputView(world: &world) }
             if privateIsEnabled(world.screen) {
-                adjustPosition(world: &world)
+                optimizedAdjustPosition(world: &world)
             } else {
                 restorePosition(world: &world)
             }

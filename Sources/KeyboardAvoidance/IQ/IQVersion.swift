@@ -109,6 +109,12 @@ public struct IQVersion: Sendable, Equatable {
     /// Whether the toolbar is attached only once a `.show` is handled (7.0–7.1): the keyboard first comes
     /// without it, then 44 pt taller (iq-versions §2.5).
     public var attachesToolbarAtShow = false
+    /// Whether adjusts wait for the end of the run-loop turn (6.0–6.5.15 `optimizedAdjustPosition`): every
+    /// request of a turn makes one adjust, measured after UIKit's layout and the turn's last notification,
+    /// and a restore in between cancels it (iq-versions §2.4.2).
+    public var adjustsAtEndOfRunLoopTurn = false
+    /// Whether `didBecomeActive` re-adjusts while the keyboard shows (6.5.16+; no observer before).
+    public var adjustsWhenBecomingActive = true
 
     /// The line this version prints for a move of `move` points.
     public func moveLine(_ move: Double) -> String {
@@ -151,7 +157,8 @@ public struct IQVersion: Sendable, Equatable {
     /// 6.5.11, the "classic" 6.x (Swift): top guide `max(navigation, bottom margin) + 5`, no begin safe area.
     public static let v6_5_11: IQVersion = {
         var v = v6; v.tag = "6.5.11"; v.topGuide = .navigationOrMarginPlusFive(readsBottomMargin: true)
-        v.keyboardSize = .withDistance; v.logFormat = .swift; return v
+        v.keyboardSize = .withDistance; v.logFormat = .swift; v.adjustsAtEndOfRunLoopTurn = true
+        v.adjustsWhenBecomingActive = false; return v
     }()
 
     /// 5.0.8: the navigation or tab controller moves, status bar + 5, no bottom guide, the old scroll walk.
@@ -160,7 +167,7 @@ public struct IQVersion: Sendable, Equatable {
         keyboardSize: .withDistance, truncatesMove: false, scrollSearchNeedsScrollEnabled: true,
         scrollBack: .whileOffsetIsPositive, scrollInset: .withoutDistance, textViewInset: .anyTextViewKept,
         textViewTopIsNavigationBarPlusTen: true, beginEditingAlwaysAdjusts: false, attachesToolbarByDefault: true,
-        logFormat: .objectiveC)
+        logFormat: .objectiveC, adjustsWhenBecomingActive: false)
 
     /// 4.0.13: as 5.0.8 in geometry.
     public static let v4: IQVersion = { var v = v5; v.tag = "4.0.13"; return v }()

@@ -134,7 +134,7 @@ public struct RecommendedStrategy: AvoidanceAlgorithm {
             guard !phase.isActive else { break }
             classify(world)
             react(world: &world)
-        case .endEditing, .applicationWillResignActive, .caret:
+        case .endEditing, .applicationWillResignActive, .caret, .endOfRunLoopTurn:
             // The keyboard's notifications (or the next begin-editing) decide; nothing moves here.
             break
         }

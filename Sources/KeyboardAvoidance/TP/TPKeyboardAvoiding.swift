@@ -112,8 +112,9 @@ public struct TPKeyboardAvoiding: AvoidanceAlgorithm {
                 instances[index].applyKeyboardInset(world: &world)
             }
         case .endEditing, .applicationWillResignActive, .applicationDidBecomeActive, .setEnabled, .caret,
-             .reloadLayoutIfNeeded, .interactivePopGesture:
-            // No observers: TPKA has no switch and does not watch the app or the navigation gesture.
+             .reloadLayoutIfNeeded, .interactivePopGesture, .endOfRunLoopTurn:
+            // No observers: TPKA has no switch, does not watch the app or the navigation gesture, and adjusts
+            // synchronously.
             break
         }
     }
