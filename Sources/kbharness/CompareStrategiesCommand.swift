@@ -12,6 +12,11 @@ struct CompareStrategiesCommand: ParsableCommand {
             not a gate). The gap columns bucket each cell's smallest gap between the focused field and the \
             keyboard. The second table lists, per scenario and device, the strategies that broke an \
             invariant. Both come from the v_strategy_comparison and v_strategy_failures views.
+
+            With --from A --to B it pairs the two strategies cell by cell instead, as `kbharness upgrade` \
+            does for IQ versions (verdict changes, gap distribution, largest changes; --markdown, --html), \
+            running them first when the latest run has not got both:
+              kbharness compare-strategies --from tp --to ours --html tp-to-ours
             """)
 
     @OptionGroup var store: StoreOptions
@@ -22,11 +27,33 @@ struct CompareStrategiesCommand: ParsableCommand {
     @Option(help: "Rows of the per-scenario table.")
     var limit = 40
 
+    @Option(help: ArgumentHelp("Pair this strategy's cells with --to's (e.g. tp, iq@6.5.11).", valueName: "strategy"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The strategy paired with --from.", valueName: "strategy"))
+    var to: String?
+
+    @OptionGroup var pair: StrategyPairOptions
+
     func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit must not be negative") }
+        guard (from == nil) == (to == nil) else { throw ValidationError("--from and --to go together") }
+        for (option, key) in [("--from", from), ("--to", to)] {
+            guard let key else { continue }
+            guard StrategyCatalog.keys.contains(StrategyCatalog.canonical(key)) else {
+                throw ValidationError("\(option): unknown strategy '\(key)' (\(StrategyCatalog.keys.joined(separator: ", ")))")
+            }
+        }
+        if let from, let to, StrategyCatalog.canonical(from) == StrategyCatalog.canonical(to) { throw ValidationError("--from and --to name the same strategy") }
     }
 
     func run() throws {
+        if let from, let to {
+            try reportingErrors {
+                try pair.report(store: store, from: StrategyCatalog.canonical(from), to: StrategyCatalog.canonical(to), runReference: runReference, limit: limit)
+            }
+            return
+        }
         try reportingErrors {
             let database = try store.open()
             defer { database.close() }

@@ -166,9 +166,7 @@ struct RunCommand: ParsableCommand {
             let database = try store.open(create: true)
             defer { database.close() }
             if try database.isEmpty() {
-                let library = try ScenarioLibrary.load(paths: [scenarios])
-                let summary = try database.importLibrary(library)
-                printNote("first use: imported \(scenarios) into \(database.path) (\(summary.line))")
+                try FirstUse.importScenariosIfEmpty(database, from: scenarios)
             } else if let stale = try staleDefinitions(database) {
                 printNote(stale)
             }

@@ -40,6 +40,11 @@ public enum HTMLReport {
 
     /// Writes `document` into `directory` (created with its `pictures/` folder); exit 73 when it cannot.
     public static func write(_ document: Document, to directory: String) throws {
+        try write(index: document.index, pictures: document.pictures, to: directory)
+    }
+
+    /// Writes `index.html` and its `pictures/…` files into `directory`, created when missing; exit 73 when it cannot.
+    public static func write(index: String, pictures: [(path: String, svg: String)], to directory: String) throws {
         let manager = FileManager.default
         let root = URL(fileURLWithPath: directory)
         do {
@@ -47,8 +52,8 @@ public enum HTMLReport {
         } catch {
             throw HarnessError(.cannotCreate, "\(directory): cannot create the report directory (\(error.localizedDescription))")
         }
-        var files = document.pictures
-        files.append((path: "index.html", svg: document.index))
+        var files = pictures
+        files.append((path: "index.html", svg: index))
         for file in files {
             let url = root.appendingPathComponent(file.path)
             do {

@@ -30,6 +30,13 @@ extension HarnessStore {
         return first
     }
 
+    /// The strategies whose cells run `runID` holds.
+    public func strategies(ofRun runID: Int64) throws -> Set<String> {
+        let statement = try database.prepare("SELECT DISTINCT strategy FROM result WHERE run_id = ?")
+        try statement.bind([.integer(runID)])
+        return Set(try statement.mapRows { $0.text(0) ?? "" })
+    }
+
     /// `kbharness runs`: the newest runs, one line each.
     public func runsTable(limit: Int) throws -> TextTable {
         let statement = try database.prepare("""

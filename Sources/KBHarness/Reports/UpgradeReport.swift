@@ -15,6 +15,48 @@ public struct UpgradeReport: Sendable {
         public var gapBefore: Double?
         /// The smallest gap after.
         public var gapAfter: Double?
+        /// Broken invariants the scenario declares known, before (counted in `before`).
+        public var knownBefore = 0
+        /// The same after.
+        public var knownAfter = 0
+    }
+
+    /// One strategy's side of a paired cell, as the run stored it.
+    struct PairedSide {
+        /// The invariants broken in some step (`covered`, `above guide`, `not restored`), known issues included.
+        var invariants: [String]
+        /// How many of the broken invariants are declared known issues.
+        var known: Int
+        /// The smallest keyboard gap.
+        var minGap: Double?
+        /// The per-step state JSON.
+        var state: String?
+
+        /// A strategy's cells of run `runID`, by `scenario|device|orientation|keyboard`. One pass over the
+        /// run's rows of that strategy; the pairing is done in memory, as a self-join of the result table on
+        /// five columns has no index to use.
+        static func read(store: HarnessStore, runID: Int64, strategy: String) throws -> [String: PairedSide] {
+            let statement = try store.database.prepare("""
+                SELECT s.key || '|' || d.key || '|' || r.orientation || '|' || r.keyboard,
+                       r.covered_steps, r.above_guide_steps, r.not_restored_steps, r.known_failures, r.min_gap, r.state
+                FROM result r
+                JOIN scenario s ON s.id = r.scenario_id
+                JOIN device d ON d.id = r.device_id
+                WHERE r.run_id = ? AND r.strategy = ?
+                """)
+            try statement.bind([.integer(runID), .text(strategy)])
+            var cells: [String: PairedSide] = [:]
+            for (key, side) in try statement.mapRows({ row in
+                let counts = (1...4).map { row.value($0).double ?? 0 }
+                let invariants = zip(["covered", "above guide", "not restored"], counts).filter { $0.1 > 0 }.map(\.0)
+                let state: String? = if case .text(let text) = row.value(6) { text } else { nil }
+                return (row.text(0) ?? "", PairedSide(invariants: invariants, known: Int(counts[3]),
+                                                      minGap: row.value(5).double, state: state))
+            }) {
+                cells[key] = side
+            }
+            return cells
+        }
     }
 
     /// The largest difference of one kind of number in one cell.
@@ -56,56 +98,40 @@ public struct UpgradeReport: Sendable {
         self.from = from
         self.to = to
         self.run = run
-        // Each strategy's cells in one pass (the run's rows by strategy), paired here: a self-join of the
-        // result table on five columns has no index to use.
-        func cellsOf(_ strategy: String) throws -> [String: [SQLiteValue]] {
-            let statement = try store.database.prepare("""
-                SELECT s.key || '|' || d.key || '|' || r.orientation || '|' || r.keyboard,
-                       r.covered_steps, r.above_guide_steps, r.not_restored_steps, r.min_gap, r.state
-                FROM result r
-                JOIN scenario s ON s.id = r.scenario_id
-                JOIN device d ON d.id = r.device_id
-                WHERE r.run_id = ? AND r.strategy = ?
-                """)
-            try statement.bind([.integer(runID), .text(strategy)])
-            var result: [String: [SQLiteValue]] = [:]
-            for row in try statement.mapRows({ row in (0..<row.columnCount).map { row.value($0) } }) {
-                if case .text(let key) = row[0] { result[key] = row }
-            }
-            return result
-        }
-        let fromCells = try cellsOf(from), toCells = try cellsOf(to)
-        let rows = fromCells.keys.sorted().compactMap { key in toCells[key].map { fromCells[key]! + Array($0.dropFirst()) } }
-        guard !rows.isEmpty else {
+        let fromCells = try PairedSide.read(store: store, runID: runID, strategy: from)
+        let toCells = try PairedSide.read(store: store, runID: runID, strategy: to)
+        let pairs = fromCells.keys.sorted().compactMap { key in toCells[key].map { (key, fromCells[key]!, $0) } }
+        guard !pairs.isEmpty else {
             throw HarnessError(.noInput, "run \(run) has no cell run under both \(from) and \(to): run "
                                + "`kbharness run --device all --strategy \(from),\(to)` first")
         }
-        cells = rows.count
+        cells = pairs.count
         var broken: [Change] = [], fixed: [Change] = [], shifts: [Shift] = []
         var before = Array(repeating: 0, count: 6), after = before
-        for row in rows {
-            guard case .text(let cell) = row[0] else { continue }
-            let was = UpgradeReport.invariants(row[1], row[2], row[3]), now = UpgradeReport.invariants(row[6], row[7], row[8])
-            let change = Change(cell: cell, before: was, after: now, gapBefore: row[4].double, gapAfter: row[9].double)
-            if was.isEmpty && !now.isEmpty { broken.append(change) }
-            if !was.isEmpty && now.isEmpty { fixed.append(change) }
-            if let gap = row[4].double { before[UpgradeReport.bucket(gap)] += 1 }
-            if let gap = row[9].double { after[UpgradeReport.bucket(gap)] += 1 }
-            shifts += UpgradeReport.shifts(cell: cell, before: row[5], after: row[10])
+        for (cell, was, now) in pairs {
+            let change = Change(cell: cell, before: was.invariants, after: now.invariants, gapBefore: was.minGap,
+                                gapAfter: now.minGap, knownBefore: was.known, knownAfter: now.known)
+            if was.invariants.isEmpty && !now.invariants.isEmpty { broken.append(change) }
+            if !was.invariants.isEmpty && now.invariants.isEmpty { fixed.append(change) }
+            if let gap = was.minGap { before[UpgradeReport.bucket(gap)] += 1 }
+            if let gap = now.minGap { after[UpgradeReport.bucket(gap)] += 1 }
+            shifts += UpgradeReport.shifts(cell: cell, before: was.state, after: now.state)
         }
-        newlyBroken = broken
-        newlyFixed = fixed
+        // Worst first: a covered field before other invariants, then the smallest gap on the broken side (cells
+        // without one, where nothing was focused, last).
+        func worse(_ a: ([String], Double?, String), _ b: ([String], Double?, String)) -> Bool {
+            (a.0.contains("covered") ? 0 : 1, a.1 ?? .infinity, a.2) < (b.0.contains("covered") ? 0 : 1, b.1 ?? .infinity, b.2)
+        }
+        newlyBroken = broken.sorted { worse(($0.after, $0.gapAfter, $0.cell), ($1.after, $1.gapAfter, $1.cell)) }
+        newlyFixed = fixed.sorted { worse(($0.before, $0.gapBefore, $0.cell), ($1.before, $1.gapBefore, $1.cell)) }
         gapBuckets = (before, after)
         largest = shifts.sorted { abs($0.after - $0.before) > abs($1.after - $1.before) }
     }
 
-    /// The invariants a result broke in some step.
-    static func invariants(_ covered: SQLiteValue, _ aboveGuide: SQLiteValue, _ notRestored: SQLiteValue) -> [String] {
-        var result: [String] = []
-        if (covered.double ?? 0) > 0 { result.append("covered") }
-        if (aboveGuide.double ?? 0) > 0 { result.append("above guide") }
-        if (notRestored.double ?? 0) > 0 { result.append("not restored") }
-        return result
+    /// `IQKeyboardManager 6.5.11 → 8.0.2 (iq@6.5.11 → iq)` for two versions, else `tp → ours`.
+    public var title: String {
+        guard let old = StrategyCatalog.version(from), let new = StrategyCatalog.version(to) else { return "\(from) → \(to)" }
+        return "IQKeyboardManager \(old.tag) → \(new.tag) (\(from) → \(to))"
     }
 
     /// A smallest gap's bucket, as `v_strategy_comparison` buckets it.
@@ -121,8 +147,8 @@ public struct UpgradeReport: Sendable {
     }
 
     /// Per cell, the step and metric where each kind of number (root move, scroll offsets, insets) changed most.
-    static func shifts(cell: String, before: SQLiteValue, after: SQLiteValue) -> [Shift] {
-        guard case .text(let was) = before, case .text(let now) = after else { return [] }
+    static func shifts(cell: String, before: String?, after: String?) -> [Shift] {
+        guard let was = before, let now = after else { return [] }
         let stepsBefore = StoredStep.decode(was)?.map(\.metrics) ?? [], stepsAfter = StoredStep.decode(now)?.map(\.metrics) ?? []
         var best: [String: Shift] = [:]
         for (index, (old, new)) in zip(stepsBefore, stepsAfter).enumerated() {
@@ -146,7 +172,7 @@ public struct UpgradeReport: Sendable {
 
     /// The report as text tables, each list cut at `limit` rows with the number left out.
     public func text(limit: Int) -> String {
-        var lines = ["upgrade \(from) → \(to) in run \(run): \(cells) \(cells == 1 ? "cell" : "cells") compared",
+        var lines = ["\(title) in run \(run): \(cells) \(cells == 1 ? "cell" : "cells") compared",
                      "verdicts: \(newlyBroken.count) newly broken, \(newlyFixed.count) newly fixed, "
                         + "\(cells - newlyBroken.count - newlyFixed.count) unchanged", ""]
         lines.append(TextTable(header: ["smallest gap"] + UpgradeReport.bucketTitles,
@@ -154,7 +180,7 @@ public struct UpgradeReport: Sendable {
                                       [to] + gapBuckets.after.map(String.init)]).rendered)
         for (title, changes) in [("newly broken", newlyBroken), ("newly fixed", newlyFixed)] where !changes.isEmpty {
             lines.append("")
-            lines.append("\(title) (\(changes.count)\(changes.count > limit ? ", first \(limit)" : "")):")
+            lines.append("\(title) (\(changes.count)\(changes.count > limit ? ", worst \(limit)" : "")):")
             lines.append(TextTable(header: ["cell", from, to, "gap before", "gap after"],
                                    rows: changes.prefix(limit).map(UpgradeReport.row)).rendered)
         }
@@ -173,13 +199,13 @@ public struct UpgradeReport: Sendable {
             ["| " + header.joined(separator: " | ") + " |", "|" + String(repeating: " --- |", count: header.count)]
                 + rows.map { "| " + $0.map(MarkdownReport.escape).joined(separator: " | ") + " |" }
         }
-        var lines = ["### IQKeyboardManager \(from) → \(to)", "",
+        var lines = ["### \(title)", "",
                      "\(cells) \(cells == 1 ? "cell" : "cells") compared in run `\(run)`: **\(newlyBroken.count) newly broken**, "
                         + "\(newlyFixed.count) newly fixed.", ""]
         lines += table(["smallest gap"] + UpgradeReport.bucketTitles,
                        [[from] + gapBuckets.before.map(String.init), [to] + gapBuckets.after.map(String.init)])
         for (title, changes) in [("Newly broken", newlyBroken), ("Newly fixed", newlyFixed)] where !changes.isEmpty {
-            lines += ["", "**\(title)** (\(changes.count)\(changes.count > limit ? ", first \(limit)" : "")):", ""]
+            lines += ["", "**\(title)** (\(changes.count)\(changes.count > limit ? ", worst \(limit)" : "")):", ""]
             lines += table(["cell", from, to, "gap before", "gap after"], changes.prefix(limit).map(UpgradeReport.row))
         }
         if !largest.isEmpty {
@@ -191,8 +217,10 @@ public struct UpgradeReport: Sendable {
 
     /// A verdict change as a table row.
     static func row(_ change: Change) -> [String] {
-        [change.cell, change.before.isEmpty ? "clean" : change.before.joined(separator: ", "),
-         change.after.isEmpty ? "clean" : change.after.joined(separator: ", "),
+        func verdict(_ broken: [String], _ known: Int) -> String {
+            broken.isEmpty ? "clean" : broken.joined(separator: ", ") + (known > 0 ? " (\(known) known)" : "")
+        }
+        return [change.cell, verdict(change.before, change.knownBefore), verdict(change.after, change.knownAfter),
          change.gapBefore.map(format) ?? "", change.gapAfter.map(format) ?? ""]
     }
 

@@ -9,6 +9,8 @@ public enum StrategyCatalog {
     public static let keys = ["iq", "tp", "guide", "ours"] + versionKeys
     /// Other names of a key: `iq@8` is `iq`.
     public static let aliases = ["iq@8": "iq"]
+    /// `key` with its alias resolved (`iq@8` is `iq`); other names unchanged.
+    public static func canonical(_ key: String) -> String { aliases[key] ?? key }
     /// What a run selects when it names no strategy: the library a team gates on.
     public static let defaultKeys = ["iq"]
 
@@ -21,7 +23,7 @@ public enum StrategyCatalog {
 
     /// The keys a name or a glob (`iq@*`) selects, aliases resolved, in matrix order; empty when none.
     public static func keys(matching pattern: String) -> [String] {
-        if let alias = aliases[pattern] { return [alias] }
+        if aliases[pattern] != nil { return [canonical(pattern)] }
         let matching = keys.filter { fnmatch(pattern, $0, 0) == 0 }
         let viaAlias = aliases.filter { fnmatch(pattern, $0.key, 0) == 0 }.map(\.value)
         return keys.filter { matching.contains($0) || viaAlias.contains($0) }

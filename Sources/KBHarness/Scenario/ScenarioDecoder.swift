@@ -965,7 +965,7 @@ struct ScenarioDecoder {
         // Another name of a strategy (`iq@8` for `iq`) is stored as the strategy's key.
         var seen = Set<String>()
         matrix.strategies = uniqueStrings(spec, "strategies")?.compactMap { name in
-            let key = StrategyCatalog.aliases[name.value] ?? name.value
+            let key = StrategyCatalog.canonical(name.value)
             return seen.insert(key).inserted ? Located(key, at: name.location) : nil
         }
         return matrix

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import KBHarness
+
+/// What `upgrade` and `compare-strategies --from --to` share: read both strategies from a run, or run them
+/// when the latest run lacks either, then print and write the paired report.
+struct StrategyPairOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Also write the report as Markdown to this file (a pull-request comment).", valueName: "file"))
+    var markdown: String?
+
+    @Option(help: ArgumentHelp("Also write an HTML page with before/after pictures into this directory.", valueName: "dir"))
+    var html: String?
+
+    @Option(help: "Cells drawn before and after, per list of the HTML page.")
+    var pictures = 10
+
+    @Option(help: ArgumentHelp("Devices when the strategies have to be run: all, or comma-separated keys.", valueName: "all|key,…"))
+    var device = "all"
+
+    @Option(help: ArgumentHelp("Scenarios directory imported on first use.", valueName: "path"))
+    var scenarios = "Scenarios"
+
+    func validate() throws {
+        guard (0...1_000).contains(pictures) else { throw ValidationError("--pictures must be between 0 and 1000") }
+    }
+
+    /// Reads `from` and `to` from run `runReference`, `limit` rows per list. When that is `latest` and the latest
+    /// complete run lacks either (or there is none), runs both over every scenario first, without timing.
+    func report(store: StoreOptions, from: String, to: String, runReference: String, limit: Int) throws {
+        let database = try store.open(create: true)
+        defer { database.close() }
+        try FirstUse.importScenariosIfEmpty(database, from: scenarios)
+        let resolved = try pairRun(database, from: from, to: to, runReference: runReference)
+        let report = try UpgradeReport(store: database, runID: resolved.id, run: resolved.uuid, from: from, to: to)
+        print(report.text(limit: limit))
+        if let markdown { try ReportFile.write(report.markdown(limit: limit), to: markdown) }
+        if let html {
+            let page = try UpgradePage.build(report, store: database, runID: resolved.id, limit: limit, pictures: pictures)
+            try HTMLReport.write(index: page.index, pictures: page.pictures, to: html)
+            printNote("wrote \(html)/index.html with \(page.pictures.count) pictures")
+        }
+    }
+
+    /// The run to read: `runReference`, or a new run of both strategies when `latest` has not got them.
+    func pairRun(_ database: HarnessStore, from: String, to: String, runReference: String) throws -> (id: Int64, uuid: String) {
+        if runReference != "latest" { return try database.resolveRun(runReference) }
+        if let latest = try? database.resolveRun("latest"),
+           try database.strategies(ofRun: latest.id).isSuperset(of: [from, to]) {
+            return latest
+        }
+        let devices = device.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let selection = RunSelection(devices: devices.isEmpty || devices == ["all"] ? nil : devices, strategies: [from, to])
+        var options = RunOptions()
+        options.timingSamples = 0
+        // A comparison, not a gate: nothing is recorded as a reference.
+        options.record = .never
+        options.jobs = ProcessInfo.processInfo.activeProcessorCount
+        options.retainOutcomes = false
+        options.progress = ProgressLine.make()
+        Interruption.install()
+        options.isCancelled = { Interruption.requested }
+        printNote("the latest run has not got both \(from) and \(to): running them on every scenario (no timing)")
+        let run = try MatrixRunner.run(store: database, selection: selection, options: options,
+                                       metadata: RunEnvironment.metadata(selection: selection))
+        printNote("run \(run.uuid): \(run.cells) cells in \(String(format: "%.2f", run.seconds)) s")
+        return try database.resolveRun(run.uuid)
+    }
+}
+
+/// The database's first use: an empty one gets the scenarios directory imported.
+enum FirstUse {
+    /// Imports `directory` into `database` when the database holds nothing yet, with a note on standard error.
+    static func importScenariosIfEmpty(_ database: HarnessStore, from directory: String) throws {
+        guard try database.isEmpty() else { return }
+        let library = try ScenarioLibrary.load(paths: [directory])
+        let summary = try database.importLibrary(library)
+        printNote("first use: imported \(directory) into \(database.path) (\(summary.line))")
+    }
+}
