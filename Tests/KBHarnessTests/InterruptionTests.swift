@@ -58,6 +58,44 @@ import Testing
         #expect(try runStatuses(scratch) == ["aborted", "complete"])
     }
 
+    @Test func aSignalDuringTheTimingPhaseStopsTheRunAtOnce() throws {
+        // Fewer cells than a batch, so the correctness phase reports 100 % before the 10,000-sample timing
+        // starts; it used to be polled only between batches, i.e. after every cell had been timed.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let process = Process()
+        process.executableURL = try kbharnessExecutable()
+        process.arguments = ["run", "--scenario", "worked/*", "--device", "iphone-8", "--samples", "10000"]
+        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
+        process.environment = childEnvironment()
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("100%]") {
+            let chunk = stderr.fileHandleForReading.availableData
+            if chunk.isEmpty && !process.isRunning { break }
+            seen += chunk
+        }
+        kill(process.processIdentifier, SIGINT)
+        // Not a timing assertion: a run that ignored the signal would time every cell, for minutes; this
+        // only bounds the wait so such a run fails the test instead of hanging it.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let message = String(decoding: seen + stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(message)")
+        #expect(message.contains("interrupted after"))
+        #expect(try runStatuses(scratch) == ["aborted"])
+        // The batch being timed is dropped whole: no result without its timing row.
+        let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
+        defer { store.close() }
+        #expect(try store.database.scalarInt("SELECT count(*) FROM result") == 0)
+    }
+
     @Test func aKilledRunIsMarkedAbortedByTheNextCommand() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -208,7 +208,7 @@ public struct CellRunner: Sendable {
     }
 
     /// Times the engine on this cell: warm-up, then `samples` samples of `batch` iterations each.
-    public func measure(samples: Int, warmup: Int = 2) -> TimingSummary? {
+    public func measure(samples: Int, warmup: Int = 2, isCancelled: (@Sendable () -> Bool)? = nil) -> TimingSummary? {
         guard let compiled = try? compile(), samples > 0 else { return nil }
         let events = compiled.steps.flatMap(\.events)
         let screen = compiled.initial.screen
@@ -231,6 +231,8 @@ public struct CellRunner: Sendable {
         var values: [Int64] = []
         values.reserveCapacity(samples)
         for _ in 0..<samples {
+            // Polled between samples (each lasts ~20 µs or one cell's replay), so a stop is honoured at once.
+            if isCancelled?() == true { return nil }
             let start = clock.now
             for _ in 0..<batch { iteration() }
             values.append((clock.now - start).inNanoseconds / Int64(batch))

@@ -298,6 +298,11 @@ public enum MatrixRunner {
             // Without timing, the next batch's correctness phase runs while this one is judged and written;
             // with timing nothing may run beside the samples, so the phases take turns.
             let overlap = options.timingSamples == 0 && options.jobs > 1
+            // Ctrl-C or SIGTERM is honoured within a cell or a timing sample, whatever the phase.
+            func stopIfCancelled(done: Int) throws {
+                guard options.isCancelled?() == true else { return }
+                throw HarnessError(.interrupted, "interrupted after \(done) of \(total) cells; run \(metadata.uuid) is recorded as aborted")
+            }
             var batchStart = 0
             var current: (batch: [PlannedCell], evaluation: Evaluation)?
             if let first = batches.next() {
@@ -314,9 +319,11 @@ public enum MatrixRunner {
                                                 progress: (batchStart + batch.count, total), startNow: overlap))
                 }
                 defer { batchStart += batch.count }
+                // A batch is written whole or not at all: a stop requested during its evaluation drops it.
+                try stopIfCancelled(done: batchStart)
                 var records: [ResultRecord] = []
                 records.reserveCapacity(batch.count)
-                for (cell, result) in zip(batch, evaluated) {
+                for (offset, (cell, result)) in zip(batch, evaluated).enumerated() {
                     let scenario = definitions[cell.scenario.key]!
                     var outcome = result.outcome
                     try judgeReference(&outcome, state: result.state, stateHash: result.stateHash,
@@ -327,8 +334,10 @@ public enum MatrixRunner {
                                        store: store)
                     var timing: TimingSummary?
                     if options.timingSamples > 0 && outcome.status != .error {
+                        try stopIfCancelled(done: batchStart + offset)
                         timing = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device)?
-                            .measure(samples: options.timingSamples)
+                            .measure(samples: options.timingSamples, isCancelled: options.isCancelled)
+                        try stopIfCancelled(done: batchStart + offset)
                     }
                     var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
                                               deviceID: stored.deviceIDs[cell.device.key]!,
@@ -360,17 +369,16 @@ public enum MatrixRunner {
                         regressions.append((record.outcome.key, regression))
                     }
                 }
-                if options.isCancelled?() == true {
-                    let done = batchStart + batch.count
-                    throw HarnessError(.interrupted, "interrupted after \(done) of \(total) cells; run \(metadata.uuid) is recorded as aborted")
-                }
+                try stopIfCancelled(done: batchStart + batch.count)
             }
             // Confirmation: every cell flagged as slower is measured again, after the whole first pass, and
             // stays a regression only if the rule holds again against the same reference.
             var confirmations: [(rowID: Int64, regression: RegressionRecord)] = []
             for flagged in unconfirmed {
+                try stopIfCancelled(done: total)
                 let remeasured = CellRunner(key: flagged.cell.key, scenario: flagged.cell.scenario, device: flagged.cell.device)?
-                    .measure(samples: options.timingSamples)
+                    .measure(samples: options.timingSamples, isCancelled: options.isCancelled)
+                try stopIfCancelled(done: total)
                 let settled = confirmTiming([flagged.regression], remeasured: remeasured, reference: flagged.reference,
                                             options: options)[0]
                 confirmations.append((flagged.rowID, settled))
@@ -453,6 +461,8 @@ public enum MatrixRunner {
             // the thread's screen cache.
             let screens = ScreenCache()
             for index in (worker * batch.count / jobs)..<((worker + 1) * batch.count / jobs) {
+                // A stop leaves the rest of the batch unevaluated; the caller then drops the whole batch.
+                if options.isCancelled?() == true { return }
                 let cell = batch[index]
                 let outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options,
                                        screens: screens)
@@ -462,7 +472,7 @@ public enum MatrixRunner {
             }
         }
         if jobs == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: jobs, execute: work) }
-        return slots.values
+        return slots.filledValues
     }
 
     /// Runs a cell, and again up to `options.retries` times while it fails or errors; a cell that fails
@@ -768,8 +778,8 @@ final class Slots<Value: Sendable>: @unchecked Sendable {
         set { storage[index] = newValue }
     }
 
-    /// Every value, in index order; call after all writers finished.
-    var values: [Value] { storage.map { $0! } }
+    /// The values set, in index order (all of them unless the writers stopped early); call after they finished.
+    var filledValues: [Value] { storage.compactMap { $0 } }
 }
 
 /// A count several threads increment.

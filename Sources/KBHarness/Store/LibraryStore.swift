@@ -57,7 +57,7 @@ extension HarnessStore {
                     }
                 }
             }
-            for (row, result) in zip(stored, parsed.values) {
+            for (row, result) in zip(stored, parsed.filledValues) {
                 scenarios.append(try result.get())
                 scenarioIDs[row.key] = row.id
                 storedHashes[row.key] = row.hash
