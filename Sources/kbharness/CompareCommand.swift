@@ -38,7 +38,7 @@ struct CompareCommand: ParsableCommand {
     /// The changes that make the command exit 1.
     func failingChanges() throws -> Set<CellComparison.Change> {
         var changes: Set<CellComparison.Change> = []
-        for item in failOn.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        for item in try OptionList.items(failOn, option: "--fail-on") ?? ["regressed", "state", "removed"] {
             switch item {
             case "regressed": changes.insert(.regressed)
             case "state": changes.insert(.stateChanged)

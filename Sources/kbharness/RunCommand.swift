@@ -127,20 +127,20 @@ struct RunCommand: ParsableCommand {
 
     /// The selection the options describe.
     func selection() throws -> RunSelection {
-        func list(_ text: String) -> [String]? {
-            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            return items.isEmpty || items == ["all"] ? nil : items
-        }
         func parsed<T: RawRepresentable>(_ text: String, _ option: String) throws -> [T]? where T.RawValue == String {
-            try list(text)?.map { value in
+            try OptionList.items(text, option: "--\(option)")?.map { value in
                 guard let item = T(rawValue: value) else { throw ValidationError("--\(option): unknown value '\(value)'") }
                 return item
             }
         }
-        let tags = tag.flatMap { list($0) ?? [] }
+        if failOn.contains(where: { $0.trimmingCharacters(in: .whitespaces.union(.init(charactersIn: ","))).isEmpty }) {
+            throw ValidationError("--fail-on is empty; name timing or flaky")
+        }
+        let tags = try tag.flatMap { try OptionList.items($0, option: "--tag") ?? [] }
         // `all`, names, aliases (`iq@8`) and globs (`iq@*`), in matrix order; an unknown name stays for the message.
+        let strategyNames = try OptionList.items(strategy, option: "--strategy")
         let strategies = strategy.trimmingCharacters(in: .whitespaces) == "all" ? StrategyCatalog.keys
-            : list(strategy).map { names in
+            : strategyNames.map { names in
                 var selected: [String] = []
                 for name in names {
                     let matching = StrategyCatalog.keys(matching: name)
@@ -148,7 +148,9 @@ struct RunCommand: ParsableCommand {
                 }
                 return selected
             }
-        var selection = RunSelection(devices: list(device), scenarioGlob: scenario, tags: tags.isEmpty ? nil : tags,
+        if let scenario, scenario.isEmpty { throw ValidationError("--scenario is empty; give a glob such as 'login/*'") }
+        var selection = RunSelection(devices: try OptionList.items(device, option: "--device"), scenarioGlob: scenario,
+                                     tags: tags.isEmpty ? nil : tags,
                                      orientations: try parsed(orientation, "orientation"),
                                      keyboards: try parsed(keyboard, "keyboard"), strategies: strategies)
         if let shard {
@@ -270,21 +272,23 @@ struct Palette {
 /// The end of a run on standard output: failing cells, a table of regressions, the closing line.
 enum RunSummaryPrinter {
     static func print(_ report: RunReport, palette: Palette, limit: Int = 20) {
+        // The module's escaping `print`, which the name of this function hides.
+        func line(_ text: String) { kbharness.print(text) }
         let failing = report.outcomes.filter { $0.status.fails(newFails: report.counts.newFails) }
         let failingCount = report.failed
         if failingCount > 0 {
-            Swift.print("failing cells (\(failingCount)):")
+            line("failing cells (\(failingCount)):")
             for outcome in failing.prefix(limit) {
-                Swift.print("  \(palette.red(outcome.status.rawValue.uppercased())) \(outcome.key.text): \(outcome.message ?? "")")
+                printStyled("  \(palette.red(outcome.status.rawValue.uppercased())) " + TerminalText.escape("\(outcome.key.text): \(outcome.message ?? "")"))
             }
             if failingCount > limit {
-                Swift.print("  … \(failingCount - limit) more: sqlite3 kbharness.sqlite \"SELECT cell, status, message FROM v_result WHERE run = '\(report.uuid)' AND status IN ('fail', 'error', 'new')\"")
+                line("  … \(failingCount - limit) more: sqlite3 kbharness.sqlite \"SELECT cell, status, message FROM v_result WHERE run = '\(report.uuid)' AND status IN ('fail', 'error', 'new')\"")
             }
         }
         let flaky = report.outcomes.filter { $0.status == .flaky }
         if report.counts.flaky > 0 {
-            Swift.print("flaky cells (\(report.counts.flaky)), passed only on a retry\(report.failOnFlaky ? "" : "; they fail the run with --fail-on flaky"):")
-            for outcome in flaky.prefix(limit) { Swift.print("  FLAKY \(outcome.key.text): \(outcome.message ?? "")") }
+            line("flaky cells (\(report.counts.flaky)), passed only on a retry\(report.failOnFlaky ? "" : "; they fail the run with --fail-on flaky"):")
+            for outcome in flaky.prefix(limit) { line("  FLAKY \(outcome.key.text): \(outcome.message ?? "")") }
         }
         // Failing regressions first, then timing verdicts worth a look (unconfirmed slowdowns, improvements).
         let shown = report.regressions.filter(\.regression.failsRun)
@@ -303,17 +307,17 @@ enum RunSummaryPrinter {
                 ])
             }
             let failingRegressions = report.failingRegressions
-            Swift.print("regressions (\(failingRegressions) failing\(shown.count > failingRegressions ? ", \(shown.count - failingRegressions) timing notes" : "")):")
-            Swift.print(table.rendered)
-            if shown.count > limit { Swift.print("  … \(shown.count - limit) more: kbharness regressions \(report.uuid)") }
+            line("regressions (\(failingRegressions) failing\(shown.count > failingRegressions ? ", \(shown.count - failingRegressions) timing notes" : "")):")
+            line(table.rendered)
+            if shown.count > limit { line("  … \(shown.count - limit) more: kbharness regressions \(report.uuid)") }
         }
         if report.cellsWithKnownIssues > 0 {
-            Swift.print("\(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios (v_result.known_failures)")
+            line("\(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios (v_result.known_failures)")
         }
         if report.counts.recorded > 0 {
-            Swift.print("recorded \(report.counts.recorded) reference snapshots (--record \(report.recordMode.rawValue))")
+            line("recorded \(report.counts.recorded) reference snapshots (--record \(report.recordMode.rawValue))")
         }
-        Swift.print("run \(report.uuid): \(report.cells) cells in \(String(format: "%.2f", report.seconds)) s")
-        Swift.print(report.exitCode == 0 ? palette.green(report.closingLine) : palette.red(report.closingLine))
+        line("run \(report.uuid): \(report.cells) cells in \(String(format: "%.2f", report.seconds)) s")
+        printStyled(report.exitCode == 0 ? palette.green(report.closingLine) : palette.red(report.closingLine))
     }
 }

@@ -22,6 +22,7 @@ struct StrategyPairOptions: ParsableArguments {
 
     func validate() throws {
         guard (0...1_000).contains(pictures) else { throw ValidationError("--pictures must be between 0 and 1000") }
+        _ = try OptionList.items(device, option: "--device")
     }
 
     /// Reads `from` and `to` from run `runReference`, `limit` rows per list. When that is `latest` and the latest
@@ -48,8 +49,7 @@ struct StrategyPairOptions: ParsableArguments {
            try database.strategies(ofRun: latest.id).isSuperset(of: [from, to]) {
             return latest
         }
-        let devices = device.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let selection = RunSelection(devices: devices.isEmpty || devices == ["all"] ? nil : devices, strategies: [from, to])
+        let selection = RunSelection(devices: try OptionList.items(device, option: "--device"), strategies: [from, to])
         var options = RunOptions()
         options.timingSamples = 0
         // A comparison, not a gate: nothing is recorded as a reference.
