@@ -44,12 +44,13 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 
 /// Writes `kbharness: error: …` lines to standard error.
 func printError(_ message: String) {
-    for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+    for line in TerminalText.escape(message).split(separator: "\n", omittingEmptySubsequences: false) {
         FileHandle.standardError.write(Data("kbharness: error: \(line)\n".utf8))
     }
 }
 
 /// Writes a line to standard error (progress and notes, which must not mix with results on stdout).
 func printNote(_ message: String) {
+    let message = TerminalText.escape(message)
     FileHandle.standardError.write(Data("kbharness: \(message)\n".utf8))
 }
