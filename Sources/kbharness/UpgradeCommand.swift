@@ -9,7 +9,7 @@ struct UpgradeCommand: ParsableCommand {
         discussion: """
             Pairs the cells of both versions (scenario × device × orientation × keyboard) and lists the cells \
             whose verdict changes (newly broken: clean before, an invariant broken after; newly fixed: the \
-            reverse), worst gap first; the smallest-gap distribution under each version; and the cells where \
+            reverse), worst first; the smallest-gap distribution under each version; and the cells where \
             the root move, a scroll offset or a bottom inset changed most. --markdown writes the same as a \
             pull-request comment; --html a page with each listed cell drawn under both versions.
 
