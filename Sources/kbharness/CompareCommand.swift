@@ -8,7 +8,7 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare two stored runs cell by cell.",
         discussion: """
-            A and B are `latest`, `previous` or run uuids (a unique prefix is enough). Each cell is \
+            A and B are `latest`, `previous`, `baseline:NAME` or run uuids (a unique prefix is enough). Each cell is \
             regressed (passed in A, fails in B), fixed, state changed (same verdict, other numbers), not \
             comparable (its scenario or device definition changed), added, removed or unchanged; timed \
             cells show B's p50 over A's. The exit code is 1 when a change named by --fail-on occurred.
@@ -16,6 +16,7 @@ struct CompareCommand: ParsableCommand {
             Examples:
               kbharness compare previous latest --only-regressed
               kbharness compare 3f2a 9c1d --fail-on regressed,state
+              kbharness compare baseline:release latest
             """)
 
     @OptionGroup var store: StoreOptions

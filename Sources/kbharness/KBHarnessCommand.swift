@@ -1,4 +1,5 @@
 import ArgumentParser
+import KBHarness
 
 /// The `kbharness` command line: import scenarios, run the matrix, read the verdicts.
 @main
@@ -12,10 +13,15 @@ struct KBHarnessCommand: ParsableCommand {
             scenario × device × orientation × keyboard × strategy, records every result, regression \
             and timing, and exits 1 when anything failed or regressed.
 
-            Exit codes: 0 ok, 1 failures or regressions, 64 usage, 65 bad data (a scenario file, a \
-            foreign or newer database), 66 missing input, 70 internal error, 73 cannot create, \
-            74 I/O error, 75 database busy.
+            Exit codes of `run` add up bits: 0 nothing failed; +1 a cell failed or a correctness \
+            regression fails the run; +2 a confirmed timing regression (with --fail-on timing); +8 flaky \
+            cells (with --fail-on flaky). Every command: 64 usage, 65 bad data (a scenario file, a foreign \
+            or newer database), 66 missing input, 70 internal error, 73 cannot create, 74 I/O error, \
+            75 database busy, 130 interrupted (the run is recorded as aborted).
+
+            Runs are named `latest`, `previous`, `baseline:NAME` or by a uuid prefix, wherever a RUN is taken.
             """,
+        version: KBHarnessCommand.version,
         subcommands: [
             RunCommand.self, ImportCommand.self, AcceptCommand.self, RegressionsCommand.self, RunsCommand.self,
             ShowCommand.self, RenderCommand.self, HistoryCommand.self, ScenariosCommand.self, DevicesCommand.self,
@@ -23,4 +29,9 @@ struct KBHarnessCommand: ParsableCommand {
             BenchCommand.self, GenerateCommand.self, MergeCommand.self, LayoutCommand.self, UpgradeCommand.self,
         ],
         defaultSubcommand: nil)
+
+    /// `kbharness --version`: the release, and the database schema this binary writes.
+    static var version: String {
+        "kbharness 0.14 (database schema \((try? HarnessStore.migrator().latestVersion).map(String.init) ?? "?"))"
+    }
 }

@@ -7,14 +7,18 @@ struct RegressionsCommand: ParsableCommand {
         commandName: "regressions",
         abstract: "List a run's regressions, failing ones first.",
         discussion: """
-            RUN is `latest` (default), `previous`, or a run uuid (a unique prefix is enough). Kinds: \
-            expected_mismatch, new_failure, state_changed, timing, and fixed (shown with --all). \
-            The same rows are in the v_latest_regressions view for sqlite3.
+            RUN is `latest` (default), `previous`, `baseline:NAME`, or a run uuid (a unique prefix is \
+            enough). Kinds that fail the run: expected_mismatch (an expected value or the reference \
+            snapshot differs), new_failure (passed in the previous comparable run, fails now), \
+            state_changed (same verdict, other per-step numbers), timing (slower, confirmed by a second \
+            measurement; failing only with --fail-on timing). Shown with --all: fixed, improvement \
+            (faster), low_confidence (too few samples to tell), not_comparable (no comparable earlier \
+            timing). The same rows are in the v_latest_regressions view for sqlite3.
             """)
 
     @OptionGroup var store: StoreOptions
 
-    @Argument(help: "The run: latest, previous, or a uuid prefix.")
+    @Argument(help: "The run: latest, previous, baseline:NAME, or a uuid prefix.")
     var runReference = "latest"
 
     @Flag(help: "Also list entries that do not fail the run (fixed cells, ungated timing).")

@@ -222,7 +222,9 @@ enum ProgressLine {
             let elapsed = clock.now - start
             let seconds = elapsed.inSeconds
             let remaining = done > 0 ? Int((seconds / Double(done) * Double(total - done)).rounded(.up)) : 0
-            let eta = done == total ? "" : String(format: " ETA %02d:%02d", remaining / 60, remaining % 60)
+            // The first cells carry the start-up cost: an ETA means something after a second and 1 % of the cells.
+            let settled = seconds >= 1 && done * 100 >= total
+            let eta = done == total || !settled ? "" : String(format: " ETA %02d:%02d", remaining / 60, remaining % 60)
             if isTerminal {
                 FileHandle.standardError.write(Data("\r[\(done)/\(total) \(percent)%]\(eta)   \(done == total ? "\n" : "")".utf8))
             } else {

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import KBHarness
+
+/// The help a new user reads: the version, every exit code, every regression kind.
+@Suite struct CLIHelpTests {
+    @Test func versionNamesTheSchemaThisBinaryWrites() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let result = try kbharness(["--version"], in: scratch.path)
+        #expect(result.status == 0)
+        #expect(result.stdout == "kbharness 0.14 (database schema \(try HarnessStore.migrator().latestVersion))\n")
+    }
+
+    @Test func topLevelHelpListsEveryExitCode() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let help = try kbharness(["--help"], in: scratch.path).stdout.replacingOccurrences(of: "\n", with: " ")
+        for code in ["+1", "+2", "+8", "64", "65", "66", "70", "73", "74", "75", "130"] {
+            #expect(help.contains(" \(code) "), "exit code \(code) missing from --help")
+        }
+        #expect(help.contains("baseline:NAME"))
+    }
+
+    @Test func regressionsHelpNamesEveryKindTheSchemaAllows() throws {
+        // The kinds come from the schema's CHECK constraint, not from the help text.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try HarnessStore(path: scratch.file("k.sqlite"), create: true)
+        let sql = try #require(try store.database.scalarText("SELECT sql FROM sqlite_schema WHERE name = 'regression'"))
+        store.close()
+        let check = try #require(sql.range(of: "kind IN (")).upperBound
+        let list = sql[check...].prefix { $0 != ")" }
+        let kinds = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["'"]) }
+        #expect(kinds.count >= 8)
+        let help = try kbharness(["regressions", "--help"], in: scratch.path).stdout
+        for kind in kinds { #expect(help.contains(kind), "\(kind) missing from regressions --help") }
+    }
+}
