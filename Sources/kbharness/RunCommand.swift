@@ -127,9 +127,12 @@ struct RunCommand: ParsableCommand {
 
     /// The selection the options describe.
     func selection() throws -> RunSelection {
-        func parsed<T: RawRepresentable>(_ text: String, _ option: String) throws -> [T]? where T.RawValue == String {
+        func parsed<T: RawRepresentable & CaseIterable>(_ text: String, _ option: String) throws -> [T]? where T.RawValue == String {
             try OptionList.items(text, option: "--\(option)")?.map { value in
-                guard let item = T(rawValue: value) else { throw ValidationError("--\(option): unknown value '\(value)'") }
+                guard let item = T(rawValue: value) else {
+                    let valid = T.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ValidationError("--\(option): unknown value '\(value)'; one of \(valid), or all")
+                }
                 return item
             }
         }

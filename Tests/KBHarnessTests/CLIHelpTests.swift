@@ -37,3 +37,26 @@ import Testing
         for kind in kinds { #expect(help.contains(kind), "\(kind) missing from regressions --help") }
     }
 }
+
+/// Messages that say what is wrong with a selection.
+@Suite struct SelectionMessageTests {
+    @Test func anUnknownKindOrOrientationListsTheValidOnes() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let keyboard = try kbharness(["run", "--keyboard", "flaoting"], in: scratch.path)
+        #expect(keyboard.status == 64)
+        #expect(keyboard.stderr.contains("one of " + KeyboardKind.allCases.map(\.rawValue).joined(separator: ", ") + ", or all"))
+        let orientation = try kbharness(["run", "--orientation", "upside-down"], in: scratch.path)
+        #expect(orientation.status == 64 && orientation.stderr.contains("one of portrait, landscape, or all"))
+    }
+
+    @Test func aFloatingKeyboardOnAnIPhoneSaysIPhonesHaveNone() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let result = try kbharness(["run", "--device", "iphone-8", "--keyboard", "floating", "--samples", "0"], in: scratch.path)
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("iPhones have no floating keyboard: --keyboard floating selects iPad cells only (ipad-"),
+                "\(result.stderr)")
+    }
+}

@@ -587,8 +587,19 @@ public enum MatrixRunner {
             }
             self.total = total
             if total == 0 {
-                throw HarnessError(.noInput, "the selection matches no cell (selection: \(selection.json))")
+                throw HarnessError(.noInput, "the selection matches no cell (selection: \(selection.json))"
+                                   + MatrixPlan.whyEmpty(selection, in: library))
             }
+        }
+
+        /// A reason an empty selection is empty, when a common one applies: floating keyboards on iPhones.
+        static func whyEmpty(_ selection: RunSelection, in library: ScenarioLibrary) -> String {
+            guard let keyboards = selection.keyboards, keyboards.allSatisfy({ $0 == .floating }) else { return "" }
+            let selected = library.devices.filter { selection.devices?.contains($0.key) ?? true }
+            guard selected.allSatisfy({ $0.floatingKeyboard == nil }) else { return "" }
+            let iPads = library.devices.filter { $0.floatingKeyboard != nil }.map(\.key)
+            return "; iPhones have no floating keyboard: --keyboard floating selects iPad cells only"
+                + (iPads.isEmpty ? "" : " (\(iPads.prefix(3).joined(separator: ", "))\(iPads.count > 3 ? ", …" : ""))")
         }
 
         /// The selected cells of one scenario.
