@@ -21,9 +21,7 @@ struct HistoryCommand: ParsableCommand {
     var limit = 50
 
     func validate() throws {
-        guard CellKey(cell) != nil else {
-            throw ValidationError("'\(cell)' is not a cell key: expected scenario|device|orientation|keyboard|strategy")
-        }
+        if let problem = CellKey.problem(in: cell) { throw ValidationError(problem) }
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
     }
 

@@ -16,20 +16,18 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: "The cell key.")
     var cell: String
 
-    @Option(name: .customLong("run"), help: "The run: latest (default), previous, or a uuid prefix.")
+    @Option(name: .customLong("run"), help: "The run: latest (default: the newest complete run that ran the cell), previous, baseline:NAME, or a uuid prefix.")
     var runReference = "latest"
 
     func validate() throws {
-        guard CellKey(cell) != nil else {
-            throw ValidationError("'\(cell)' is not a cell key: expected scenario|device|orientation|keyboard|strategy")
-        }
+        if let problem = CellKey.problem(in: cell) { throw ValidationError(problem) }
     }
 
     func run() throws {
         try reportingErrors {
             let database = try store.open()
             defer { database.close() }
-            let resolved = try database.resolveRun(runReference)
+            let resolved = runReference == "latest" ? try database.latestRun(withCell: cell) : try database.resolveRun(runReference)
             guard let state = try database.cellState(runID: resolved.id, cell: cell) else {
                 throw HarnessError(.noInput, "cell \(cell) did not run in run \(resolved.uuid)")
             }

@@ -60,3 +60,36 @@ import Testing
                 "\(result.stderr)")
     }
 }
+
+/// Commands about one cell find the run that ran it and say which part of a bad key is wrong.
+@Suite struct CellCommandTests {
+    @Test func showReadsTheNewestRunThatRanTheCell() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let first = try kbharness(["run", "--scenario", "worked/7.1-*", "--device", "iphone-se-1st-gen", "--samples", "0"],
+                                  in: scratch.path)
+        _ = try kbharness(["run", "--scenario", "chat/*", "--device", "iphone-8", "--samples", "0"], in: scratch.path)
+        let uuid = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("run ") }?.split(separator: " ")[1])
+        let cell = "worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|iq"
+        let show = try kbharness(["show", cell], in: scratch.path)
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.hasPrefix("\(cell) in run \(uuid.dropLast()):"), "\(show.stdout.prefix(200))")
+    }
+
+    @Test(arguments: [
+        ("a|b", "it has 2 parts separated by |, a cell key has 5"),
+        ("w|iphone-8|portait|standard|iq", "its orientation (part 3) is 'portait', not portrait or landscape"),
+        ("w|iphone-8|portrait|qwerty|iq", "its keyboard (part 4) is 'qwerty', not one of standard, predictive"),
+        ("w||portrait|standard|iq", "its device (part 2 of scenario|device|orientation|keyboard|strategy) is empty"),
+    ])
+    func aBadCellKeyNamesItsBadPart(_ key: String, _ message: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for command in ["show", "history"] {
+            let result = try kbharness([command, key], in: scratch.path)
+            #expect(result.status == 64)
+            #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
+        }
+    }
+}

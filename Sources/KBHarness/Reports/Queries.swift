@@ -193,4 +193,19 @@ extension HarnessStore {
         let rows = try statement.mapRows { row in (0..<6).map { row.text(Int32($0)) ?? "" } }
         return TextTable(header: ["baseline", "run", "started", "passed", "set", "note"], rows: rows)
     }
+
+    /// The newest complete run that ran `cell`, for commands about one cell: a later run of other cells (a
+    /// `--scenario` subset, another strategy) does not hide it.
+    public func latestRun(withCell cell: String) throws -> (id: Int64, uuid: String) {
+        let statement = try database.prepare("""
+            SELECT run.id, run.uuid FROM result JOIN run ON run.id = result.run_id
+            WHERE result.cell = ? AND run.status = 'complete'
+            ORDER BY run.id DESC LIMIT 1
+            """)
+        try statement.bind([.text(cell)])
+        guard let row = try statement.mapRows({ ($0.int64(0), $0.text(1) ?? "") }).first else {
+            throw HarnessError(.noInput, "cell \(cell) never ran in a complete run (see `kbharness scenarios` and `kbharness devices`)")
+        }
+        return row
+    }
 }

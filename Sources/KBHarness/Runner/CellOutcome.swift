@@ -28,6 +28,27 @@ public struct CellKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.init(scenario: parts[0], device: parts[1], orientation: orientation, keyboard: keyboard, strategy: parts[4])
     }
 
+    /// What is wrong with `text` as a cell key, naming the part; nil when it parses.
+    public static func problem(in text: String) -> String? {
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        let form = "scenario|device|orientation|keyboard|strategy"
+        guard parts.count == 5 else {
+            return "'\(text)' is not a cell key: it has \(parts.count) part\(parts.count == 1 ? "" : "s") separated by |, a cell key has 5: \(form)"
+        }
+        for (index, name) in ["scenario", "device", "", "", "strategy"].enumerated() where !name.isEmpty && parts[index].isEmpty {
+            return "'\(text)' is not a cell key: its \(name) (part \(index + 1) of \(form)) is empty"
+        }
+        if Orientation(rawValue: parts[2]) == nil {
+            return "'\(text)' is not a cell key: its orientation (part 3) is '\(parts[2])', not "
+                + Orientation.allCases.map(\.rawValue).joined(separator: " or ")
+        }
+        if KeyboardKind(rawValue: parts[3]) == nil {
+            return "'\(text)' is not a cell key: its keyboard (part 4) is '\(parts[3])', not one of "
+                + KeyboardKind.allCases.map(\.rawValue).joined(separator: ", ")
+        }
+        return nil
+    }
+
     /// The stored form, `scenario|device|orientation|keyboard|strategy`.
     public var text: String { "\(scenario)|\(device)|\(orientation.rawValue)|\(keyboard.rawValue)|\(strategy)" }
 
