@@ -93,3 +93,29 @@ import Testing
         }
     }
 }
+
+/// Device keys are long (`iphone-14-pro-15-16`): a short or mistyped one gets the profiles it can mean.
+@Suite struct DeviceSuggestionTests {
+    @Test func aPartialKeySuggestsTheProfilesThatHaveItsParts() throws {
+        let keys = ["iphone-8", "iphone-14-pro-15-16", "iphone-14-pro-15-16@ios26", "iphone-14-pro-max-15-plus-16-plus",
+                    "ipad-air-11", "ipad-pro-12-9"]
+        #expect(MatrixRunner.deviceKeys(like: "iphone-15", in: keys)
+                == ["iphone-14-pro-15-16", "iphone-14-pro-15-16@ios26", "iphone-14-pro-max-15-plus-16-plus"])
+        #expect(MatrixRunner.deviceKeys(like: "IPAD-AIR", in: keys) == ["ipad-air-11"])
+        // `maxx` is no part of any key; iphone, 15 and pro are of three.
+        #expect(MatrixRunner.deviceKeys(like: "iphone-15-pro-maxx", in: keys)
+                == ["iphone-14-pro-15-16", "iphone-14-pro-15-16@ios26", "iphone-14-pro-max-15-plus-16-plus"])
+        #expect(MatrixRunner.deviceKeys(like: "iphone-15-plus", in: keys) == ["iphone-14-pro-max-15-plus-16-plus"])
+        #expect(MatrixRunner.deviceKeys(like: "ipda", in: keys).isEmpty)
+        #expect(MatrixRunner.deviceKeys(like: String(repeating: "x-", count: 100_000), in: keys).isEmpty)
+    }
+
+    @Test func theRunSaysSo() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let result = try kbharness(["run", "--device", "iphone-15", "--samples", "0"], in: scratch.path)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown device iphone-15 (did you mean iphone-14-pro-15-16, "), "\(result.stderr)")
+    }
+}

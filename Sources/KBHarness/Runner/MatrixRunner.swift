@@ -642,12 +642,32 @@ public enum MatrixRunner {
         }
     }
 
+    /// Device keys a mistyped `name` may mean: those containing it whole, else those sharing the most of its
+    /// parts (`iphone-15` → every key with both `iphone` and `15`, as `iphone-14-pro-15-16`), at least two of
+    /// them or its only one. Compared in lowercase, on at most 64 characters of `name`.
+    static func deviceKeys(like name: String, in keys: [String]) -> [String] {
+        let wanted = String(name.lowercased().prefix(64))
+        guard !wanted.isEmpty else { return [] }
+        let containing = keys.filter { $0.lowercased().contains(wanted) }
+        if !containing.isEmpty { return containing }
+        func parts(_ text: String) -> Set<Substring> { Set(text.split(whereSeparator: { $0 == "-" || $0 == "@" || $0 == "_" })) }
+        let wantedParts = parts(wanted)
+        let scored = keys.map { key in (key, parts(key.lowercased()).intersection(wantedParts).count) }
+        guard let best = scored.map(\.1).max(), best >= min(2, wantedParts.count), best > 0 else { return [] }
+        return scored.filter { $0.1 == best }.map(\.0)
+    }
+
     /// Unknown devices and strategies in a selection are usage errors.
     static func validate(_ selection: RunSelection, in library: ScenarioLibrary) throws {
         if let devices = selection.devices {
             let unknown = devices.filter { library.device($0) == nil }
-            if !unknown.isEmpty {
-                throw HarnessError(.usage, "unknown device \(unknown.joined(separator: ", ")) (known: \(library.devices.map(\.key).joined(separator: ", ")))")
+            if let first = unknown.first {
+                let keys = library.devices.map(\.key)
+                let close = MatrixRunner.deviceKeys(like: first, in: keys)
+                let hint = close.isEmpty ? "known: \(keys.joined(separator: ", "))"
+                    : "did you mean \(close.prefix(8).joined(separator: ", "))\(close.count > 8 ? ", … (\(close.count) in all)" : "")? "
+                        + "`kbharness devices` lists every one"
+                throw HarnessError(.usage, "unknown device \(unknown.joined(separator: ", ")) (\(hint))")
             }
         }
         if let strategies = selection.strategies {
