@@ -31,7 +31,13 @@ import Testing
             // The latest run left `running` by a process that cannot be alive (locked NULL: judged by its pid).
             #expect(try sqlite3(database, "UPDATE run SET status = 'running', pid = \(pid), locked = NULL WHERE id = 2").status == 0)
             let result = try kbharness(command + ["--db", "kb.sqlite"], in: scratch.path)
-            #expect(result.status < 64, "\(command) with pid \(pid): \(result.status) \(result.stderr)")
+            if command == ["doctor"] && pid.hasPrefix("'") {
+                // The edited schema is itself a problem doctor names, with the value it found.
+                #expect(result.status == 65, "\(result.stderr)")
+                #expect(result.stdout.contains("column types       PROBLEM  run.pid: 1 not integer"), "\(result.stdout)")
+            } else {
+                #expect(result.status < 64, "\(command) with pid \(pid): \(result.status) \(result.stderr)")
+            }
             #expect(result.stderr.contains("marked 1 run left running by a process that is gone as aborted"), "\(command)")
             #expect(try sqlite3(database, "SELECT status FROM run WHERE id = 2").lines == ["aborted"], "\(command)")
         }

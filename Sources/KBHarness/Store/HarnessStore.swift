@@ -346,6 +346,40 @@ extension HarnessStore {
             HealthCheck(name: "integrity", isHealthy: integrity == ["ok"], detail: integrity.prefix(3).joined(separator: "; ")),
             HealthCheck(name: "foreign key check", isHealthy: violations.isEmpty,
                         detail: violations.isEmpty ? "no violations" : violations.prefix(3).joined(separator: "; ")),
+            try columnTypeCheck(),
         ]
+    }
+
+    /// Values of the wrong type in the harness's tables. Every table is STRICT, so SQLite refuses them;
+    /// a table whose schema was edited (STRICT removed with `writable_schema`) takes anything, and its
+    /// columns are scanned for values that are neither NULL nor of the declared type.
+    func columnTypeCheck() throws -> HealthCheck {
+        let owned = try HarnessStore.migrator().ownedNames
+        let loose = try database.prepare("""
+            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND strict = 0 ORDER BY name
+            """).mapRows { $0.text(0) ?? "" }.filter(owned.contains)
+        var found: [String] = []
+        for table in loose {
+            let columns = try database.prepare("SELECT name, upper(type) FROM pragma_table_info(?)")
+            try columns.bind(1, table)
+            for (column, type) in try columns.mapRows({ ($0.text(0) ?? "", $0.text(1) ?? "") }) {
+                let allowed: [String]
+                switch type {
+                case "INTEGER": allowed = ["integer"]
+                case "REAL": allowed = ["real", "integer"]
+                case "TEXT": allowed = ["text"]
+                case "BLOB": allowed = ["blob"]
+                default: continue
+                }
+                let quoted = "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let list = (allowed + ["null"]).map { "'\($0)'" }.joined(separator: ", ")
+                let wrong = try database.scalarInt(
+                    "SELECT count(*) FROM \"\(table)\" WHERE typeof(\(quoted)) NOT IN (\(list))") ?? 0
+                if wrong > 0 { found.append("\(table).\(column): \(wrong) not \(type.lowercased())") }
+            }
+        }
+        let detail = loose.isEmpty ? "every table STRICT"
+            : found.isEmpty ? "\(loose.joined(separator: ", ")) not STRICT, no wrong values" : found.prefix(3).joined(separator: "; ")
+        return HealthCheck(name: "column types", isHealthy: loose.isEmpty, detail: detail)
     }
 }
