@@ -60,7 +60,9 @@ import Testing
             ["report", "latest", "--html", "html"], ["compare-strategies"], ["render", cell, "-o", "cell.svg"],
             ["run", "--device", "iphone-se-1st-gen", "--samples", "3", "--junit", "j.xml", "--markdown", "m.md"],
         ]
-        let values = ["9223372036854775807", "-9223372036854775808", "-1", "'text'", "NULL", "9e999", "X'00ff'"]
+        // The blobs are timing samples of -2⁶³ and 2⁶³−1 for `timing.raw`, and wrong types elsewhere.
+        let values = ["9223372036854775807", "-9223372036854775808", "-1", "'text'", "NULL", "9e999", "X'00ff'",
+                      "X'0000000000000080'", "X'ffffffffffffff7f'"]
         let columns: [(table: String, columns: [String])] = [
             ("run", ["cells", "passed", "failed", "errors", "regressions", "duration_ms", "pid", "locked", "started_at"]),
             ("regression", ["step", "old_value", "new_value", "ref_p50_ns", "p50_ns", "ratio", "p_value", "samples", "fails_run"]),
