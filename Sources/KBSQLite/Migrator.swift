@@ -31,6 +31,9 @@ public enum MigrationError: Error, CustomStringConvertible {
     case databaseNewer(found: Int, supported: Int)
     /// A migration failed and was rolled back completely.
     case failed(fileName: String, underlying: any Error)
+    /// An object of the database's user (not of any migration) could not be recreated after migrating to
+    /// `version`; every pending migration was rolled back.
+    case userObjectLost(SchemaObject, version: Int, reason: String)
 
     /// A readable explanation naming the migration file involved.
     public var description: String {
@@ -42,8 +45,32 @@ public enum MigrationError: Error, CustomStringConvertible {
         case .databaseNewer(let found, let supported):
             return "database schema version \(found) is newer than this build supports (\(supported)); use a newer kbharness"
         case .failed(let file, let underlying):
-            return "Migrations/\(file) failed: \(underlying)"
+            // SQLite's message without the migration's SQL, which can run to hundreds of lines.
+            let reason = (underlying as? SQLiteError).map { "\($0.message) (SQLite error \($0.extendedCode))" } ?? "\(underlying)"
+            return "Migrations/\(file) failed: \(reason)"
+        case .userObjectLost(let object, let version, let reason):
+            return "your \(object.type) '\(object.name)' would not survive migrating to schema version \(version) (\(reason)); nothing was migrated: drop or change it, then open the database again"
         }
+    }
+}
+
+/// A schema object as `sqlite_schema` holds it.
+public struct SchemaObject: Sendable, Equatable {
+    /// `table`, `index`, `view` or `trigger`.
+    public var type: String
+    /// Its name.
+    public var name: String
+    /// The table an index or trigger belongs to (a view's own name).
+    public var table: String
+    /// The statement that creates it.
+    public var sql: String
+
+    /// Creates a description of an object.
+    public init(type: String, name: String, table: String, sql: String) {
+        self.type = type
+        self.name = name
+        self.table = table
+        self.sql = sql
     }
 }
 
@@ -86,10 +113,16 @@ public struct Migrator: Sendable {
     /// Foreign keys are off while a migration runs and checked (`PRAGMA foreign_key_check`) before it
     /// commits, as SQLite's table-rebuild recipe requires: with them on, dropping a rebuilt table would
     /// cascade-delete every row that references it. A migration that leaves a dangling reference fails.
+    ///
+    /// Objects of the database's user (see `userObjects`) survive: when there are any, every pending
+    /// migration runs in one transaction that first drops them and recreates them from their saved SQL at
+    /// the end; one that can no longer be created (a view reading a column a migration removed) rolls the
+    /// whole transaction back and throws `userObjectLost` naming it, leaving the file as it was.
     @discardableResult
     public func migrate(_ db: Database) throws -> [Migration] {
         let pending = try pendingMigrations(in: db)
         guard !pending.isEmpty else { return [] }
+        if try !userObjects(in: db).isEmpty { return try migrateKeepingUserObjects(db) }
         // The pragma is a no-op inside a transaction, so it is switched around each one.
         let foreignKeysWereOn = try db.scalarInt("PRAGMA foreign_keys") == 1
         if foreignKeysWereOn { try db.execute("PRAGMA foreign_keys = OFF") }
@@ -125,4 +158,110 @@ public struct Migrator: Sendable {
         }
         return applied
     }
+
+    // MARK: - The user's own objects
+
+    /// The names of every table, index, view and trigger the migrations create (or rename a table to).
+    public var ownedNames: Set<String> {
+        var names = Set<String>()
+        let create = /(?i)\bCREATE\s+(?:UNIQUE\s+)?(?:TEMP\s+|TEMPORARY\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?["`\[]?(\w+)/
+        let rename = /(?i)\bRENAME\s+TO\s+["`\[]?(\w+)/
+        for migration in migrations {
+            // Comments may mention statements in prose: drop them first.
+            let code = migration.sql.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { line in line.firstRange(of: "--").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+                .joined(separator: "\n")
+            for match in code.matches(of: create) { names.insert(String(match.1)) }
+            for match in code.matches(of: rename) { names.insert(String(match.1)) }
+        }
+        return names
+    }
+
+    /// The objects of the database's user that a migration could break, in the order they were created:
+    /// every view and trigger no migration creates, and such indexes on the migrations' tables (a
+    /// rebuilt table loses its indexes). The user's own tables, and indexes on them, are left in place.
+    public func userObjects(in db: Database) throws -> [SchemaObject] {
+        let owned = ownedNames
+        let statement = try db.prepare("""
+            SELECT type, name, tbl_name, sql FROM main.sqlite_schema
+            WHERE type IN ('index', 'view', 'trigger') AND sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            ORDER BY rowid
+            """)
+        return try statement.mapRows { row in
+            SchemaObject(type: row.text(0) ?? "", name: row.text(1) ?? "", table: row.text(2) ?? "", sql: row.text(3) ?? "")
+        }.filter { object in
+            !owned.contains(object.name) && (object.type != "index" || owned.contains(object.table))
+        }
+    }
+
+    /// Every pending migration in one transaction, the user's objects dropped before and recreated after.
+    private func migrateKeepingUserObjects(_ db: Database) throws -> [Migration] {
+        let foreignKeysWereOn = try db.scalarInt("PRAGMA foreign_keys") == 1
+        if foreignKeysWereOn { try db.execute("PRAGMA foreign_keys = OFF") }
+        defer { if foreignKeysWereOn { try? db.execute("PRAGMA foreign_keys = ON") } }
+        var current: Migration?
+        do {
+            return try db.transaction(.immediate) {
+                // Under the write lock: another process may have migrated meanwhile.
+                let pending = try pendingMigrations(in: db)
+                let kept = try userObjects(in: db)
+                // Triggers and views first: dropping an index never touches them, the reverse may.
+                for object in kept.reversed() {
+                    try db.execute("DROP \(object.type.uppercased()) IF EXISTS \(Migrator.quoted(object.name))")
+                }
+                for migration in pending {
+                    current = migration
+                    try db.execute(migration.sql)
+                    guard db.isInTransaction else {
+                        throw SQLiteError.misuse("migration SQL must not end the transaction (COMMIT/END/ROLLBACK)")
+                    }
+                    try db.setUserVersion(migration.version)
+                }
+                current = nil
+                let version = pending.last?.version ?? latestVersion
+                for object in kept {
+                    do {
+                        try db.execute(object.sql)
+                        try Migrator.validate(object, in: db)
+                    } catch let error as SQLiteError {
+                        throw MigrationError.userObjectLost(object, version: version, reason: error.message)
+                    }
+                }
+                let dangling = try db.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? 0
+                guard dangling == 0 else {
+                    throw SQLiteError.misuse("migration leaves \(dangling) rows with a dangling foreign key (PRAGMA foreign_key_check)")
+                }
+                return pending
+            }
+        } catch let error as MigrationError {
+            throw error
+        } catch {
+            throw MigrationError.failed(fileName: (current ?? migrations.last)?.fileName ?? "?", underlying: error)
+        }
+    }
+
+    /// Compiles what uses `object`, since SQLite accepts a view or trigger naming a column or table that
+    /// does not exist and complains only when it is used: a view is selected from, and a trigger's table
+    /// is inserted into, updated (every column) and deleted from, all prepared and never run.
+    static func validate(_ object: SchemaObject, in db: Database) throws {
+        switch object.type {
+        case "view":
+            _ = try db.prepare("SELECT * FROM \(quoted(object.name)) LIMIT 0")
+        case "trigger":
+            let table = quoted(object.table)
+            let columns = try db.prepare("SELECT name FROM pragma_table_info(?)")
+            try columns.bind(1, object.table)
+            let assignments = try columns.mapRows { $0.text(0) ?? "" }.map { "\(quoted($0)) = \(quoted($0))" }
+            _ = try db.prepare("INSERT INTO \(table) DEFAULT VALUES")
+            _ = try db.prepare("DELETE FROM \(table) WHERE 0")
+            if !assignments.isEmpty {
+                _ = try db.prepare("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE 0")
+            }
+        default:
+            break  // An index is built, so checked, when it is created.
+        }
+    }
+
+    /// `name` as an SQL identifier.
+    static func quoted(_ name: String) -> String { "\"" + name.replacing("\"", with: "\"\"") + "\"" }
 }

@@ -269,6 +269,14 @@ public final class Statement {
         Int(sqlite3_column_int64(handle, index))
     }
 
+    /// Column `index` as an Int for a count, step, line or flag: NULL reads as 0, and a value past Int32's
+    /// range as that bound, so the arithmetic done on such numbers (`step - 1`, a sum of counts) cannot
+    /// overflow and trap on what an edited database holds.
+    @inlinable
+    public func boundedInt(_ index: Int32) -> Int {
+        Int(Int32(clamping: sqlite3_column_int64(handle, index)))
+    }
+
     /// Column `index` as a double (NULL reads as 0.0).
     @inlinable
     public func double(_ index: Int32) -> Double {

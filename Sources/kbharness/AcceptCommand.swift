@@ -49,6 +49,14 @@ struct AcceptCommand: ParsableCommand {
             let database = try store.open()
             defer { database.close() }
             let resolved = try database.resolveRun(runReference)
+            try database.requireComplete(resolved, doing: "accepting its values")
+            // A misspelt metric matched nothing and accepted the cells' references all the same.
+            let unknown = try database.unknownMetrics(metric, runID: resolved.id, cellGlob: cell)
+            if !unknown.isEmpty {
+                let known = try database.metricNames(runID: resolved.id, cellGlob: cell)
+                throw HarnessError(.noInput, "--metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")): no cell of run \(resolved.uuid) matching '\(cell)' records \(unknown.count == 1 ? "it" : "them")"
+                                   + (known.isEmpty ? "" : "; its metrics include \(known.joined(separator: ", "))") + "; nothing accepted")
+            }
             let count = try database.acceptCells(runID: resolved.id, runUUID: resolved.uuid, cellGlob: cell, metrics: metric,
                                                  step: step, scope: AcceptScope(rawValue: scope)!)
             if count.values == 0 && count.references == 0 {

@@ -40,6 +40,7 @@ struct BaselineCommand: ParsableCommand {
                 let database = try store.open()
                 defer { database.close() }
                 let resolved = try database.resolveRun(runReference)
+                try database.requireComplete(resolved, doing: "a baseline")
                 try database.setBaseline(name, runID: resolved.id, note: note)
                 print("baseline \(name) = run \(resolved.uuid)")
             }
@@ -54,7 +55,7 @@ struct BaselineCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let database = try store.open()
+                let database = try store.open(forReading: true)
                 defer { database.close() }
                 print(try database.baselinesTable().rendered)
             }

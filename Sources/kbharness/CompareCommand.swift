@@ -57,7 +57,7 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let failing: Bool = try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let a = try database.resolveRun(runA), b = try database.resolveRun(runB)
             let rows = try database.compareRuns(a.id, b.id)

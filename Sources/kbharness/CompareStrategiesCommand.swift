@@ -55,7 +55,7 @@ struct CompareStrategiesCommand: ParsableCommand {
             return
         }
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let resolved = try database.resolveRun(runReference)
             print("run \(resolved.uuid)")

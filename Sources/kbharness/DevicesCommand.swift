@@ -11,7 +11,7 @@ struct DevicesCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             print(try database.devicesTable().rendered)
         }

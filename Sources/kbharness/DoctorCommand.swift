@@ -17,7 +17,7 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let checks = try database.healthChecks()
             let table = TextTable(header: ["check", "status", "found"], rows: checks.map {

@@ -27,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let table = try database.cellHistoryTable(cell: cell, limit: limit)
             guard !table.rows.isEmpty else { throw HarnessError(.noInput, "cell \(cell) never ran in a complete run") }

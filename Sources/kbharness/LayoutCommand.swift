@@ -42,7 +42,7 @@ struct LayoutCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let library = try database.loadLibrary().library
             if device == "designed" {

@@ -14,7 +14,10 @@ struct MergeCommand: ParsableCommand {
             selection (shard part aside), git SHA, toolchain, build configuration and engine and harness \
             versions become one run: the shards of one CI run. A run whose uuid the target already has is \
             skipped, so merging twice adds nothing. Inputs must be kbharness databases of this binary's \
-            schema version (exit 65 otherwise, nothing written); at most 10 inputs per merge.
+            schema version (exit 65 otherwise, nothing written). Any number of inputs: past SQLite's \
+            attach limit of 10, the further ones are copied through temporary tables, still into one \
+            joined run. Only kbharness's own tables are merged; tables of your own are left alone and \
+            named. A target the merge created is removed again when the merge is refused or fails.
             """)
 
     @Argument(help: ArgumentHelp("The shard databases to merge.", valueName: "shard.sqlite"))
@@ -32,6 +35,7 @@ struct MergeCommand: ParsableCommand {
             let clock = ContinuousClock()
             let start = clock.now
             let summary = try MergeStore.merge(inputs: inputs, into: into, join: !noJoin)
+            for table in summary.ignoredTables { printNote("merge: \(table) is not a kbharness table; not merged") }
             print("merged \(inputs.count) database\(inputs.count == 1 ? "" : "s") into \(into) in \(String(format: "%.2f", (clock.now - start).inSeconds)) s: \(summary.line)")
         }
     }

@@ -45,7 +45,7 @@ struct OutputOptions: ParsableArguments {
         try files.write(report, startedAt: Date(timeIntervalSinceNow: -report.seconds))
         if format == .json {
             print(JSONReport.render(report))
-            FileHandle.standardError.write(Data((report.closingLine + "\n").utf8))
+            writeStandardError(report.closingLine + "\n")
         }
     }
 }

@@ -26,7 +26,7 @@ struct RegressionsCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let resolved = try database.resolveRun(runReference)
             let table = try database.regressionsTable(runID: resolved.id, includeNonFailing: all)

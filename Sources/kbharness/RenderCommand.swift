@@ -37,7 +37,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let key = CellKey(cell)!
             let library = try database.loadLibrary().library
@@ -49,9 +49,7 @@ struct RenderCommand: ParsableCommand {
                 throw HarnessError(.usage, "--step \(step): \(scenario.key) has \(scenario.steps.count) steps")
             }
             let picture = try CellPicture.svg(runner, step: step)
-            guard FileManager.default.createFile(atPath: output, contents: Data(picture.utf8)) else {
-                throw HarnessError(.cannotCreate, "\(output): cannot write the picture")
-            }
+            try ReportFile.write(picture, to: output)
             print("wrote \(output)")
         }
     }

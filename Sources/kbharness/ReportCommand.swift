@@ -36,7 +36,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let resolved = try database.resolveRun(runReference)
             let document = try HTMLReport.build(store: database, runID: resolved.id, pictureLimit: pictures)

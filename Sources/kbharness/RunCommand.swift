@@ -229,9 +229,9 @@ enum ProgressLine {
             let settled = seconds >= 1 && done * 100 >= total
             let eta = done == total || !settled ? "" : String(format: " ETA %02d:%02d", remaining / 60, remaining % 60)
             if isTerminal {
-                FileHandle.standardError.write(Data("\r[\(done)/\(total) \(percent)%]\(eta)   \(done == total ? "\n" : "")".utf8))
+                writeStandardError("\r[\(done)/\(total) \(percent)%]\(eta)   \(done == total ? "\n" : "")")
             } else {
-                FileHandle.standardError.write(Data("kbharness: [\(done)/\(total) \(percent)%]\(eta)\n".utf8))
+                writeStandardError("kbharness: [\(done)/\(total) \(percent)%]\(eta)\n")
             }
         }
     }

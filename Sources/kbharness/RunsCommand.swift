@@ -17,7 +17,7 @@ struct RunsCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             print(try database.runsTable(limit: limit).rendered)
         }

@@ -10,7 +10,7 @@ struct ScenariosCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             print(try database.scenariosTable().rendered)
         }

@@ -25,7 +25,7 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open()
+            let database = try store.open(forReading: true)
             defer { database.close() }
             let resolved = runReference == "latest" ? try database.latestRun(withCell: cell) : try database.resolveRun(runReference)
             guard let state = try database.cellState(runID: resolved.id, cell: cell) else {

@@ -239,4 +239,45 @@ import KBSQLite
         #expect(HarnessStore.resolvePath(nil, environment: [:]) == "kbharness.sqlite")
         #expect(HarnessStore.resolvePath("", environment: ["KBHARNESS_DB": ""]) == "kbharness.sqlite")
     }
+
+    @Test func theUsersTriggerIndexAndViewOnResultSurviveMigration0009() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let path = scratch.file("old.sqlite")
+        // A database a kbharness of schema 8 left, with what a user added to it with sqlite3: a trigger that
+        // logs every result, an index and a view on `result`, and a view over the harness's v_result (which
+        // 0009 drops and recreates).
+        let userObjects = """
+            CREATE TABLE my_log (cell TEXT, status TEXT);
+            CREATE TRIGGER my_result_log AFTER INSERT ON result BEGIN INSERT INTO my_log VALUES (new.cell, new.status); END;
+            CREATE INDEX my_result_by_status ON result(status, cell);
+            CREATE VIEW my_failures AS SELECT cell, status FROM result WHERE status <> 'pass';
+            CREATE VIEW my_passes AS SELECT cell FROM v_result WHERE status = 'pass';
+            """
+        do {
+            let old = try Database(path: path)
+            try Migrator(EmbeddedMigrations.all.filter { $0.version <= 8 }).migrate(old)
+            try old.setApplicationID(HarnessStore.applicationID)
+            try old.execute(userObjects)
+            old.close()
+        }
+        let schema = "SELECT type, name, sql FROM sqlite_schema WHERE name LIKE 'my%' ORDER BY name"
+        let before = try sqlite3(path, schema).stdout
+        #expect(before.split(separator: "\n").count == 5)
+        // The real binary migrates it (0009 rebuilds `result`) and runs.
+        let run = try kbharness(["run", "--db", path, "--device", "iphone-se-1st-gen", "--samples", "0"], in: scratch.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try sqlite3(path, "PRAGMA user_version").stdout == "\(try migrationFileVersions().last ?? 0)\n")
+        #expect(try sqlite3(path, schema).stdout == before)
+        // The trigger fired for every result the run wrote; the index and the views read the rebuilt table.
+        let results = try sqlite3(path, "SELECT count(*) FROM result").stdout
+        #expect(results != "0\n")
+        #expect(try sqlite3(path, "SELECT count(*) FROM my_log").stdout == results)
+        #expect(try sqlite3(path, "SELECT count(*) FROM my_passes").stdout
+                == sqlite3(path, "SELECT count(*) FROM result WHERE status = 'pass'").stdout)
+        #expect(try sqlite3(path, "EXPLAIN QUERY PLAN SELECT cell FROM result WHERE status = 'fail'").stdout
+                .contains("my_result_by_status"))
+        #expect(try sqlite3(path, "SELECT count(*) FROM my_failures").status == 0)
+    }
 }

@@ -163,4 +163,69 @@ private let m2 = Migration(version: 2, name: "results", sql: """
         #expect(try Migrator([]).latestVersion == 0)
         #expect(Migration(version: 12, name: "x", sql: "").fileName == "0012_x.sql")
     }
+
+    // A later migration that rebuilds `runs` by SQLite's recipe, dropping the column `name` (renamed `title`).
+    private static let rebuild = Migration(version: 3, name: "rebuild", sql: """
+        -- CREATE TABLE in a comment names nothing the migrations own.
+        CREATE TABLE runs_new(id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+        INSERT INTO runs_new(id, title) SELECT id, name FROM runs;
+        DROP TABLE runs;
+        ALTER TABLE runs_new RENAME TO runs;
+        """)
+
+    @Test func ownedNamesAreWhatTheMigrationsCreate() throws {
+        #expect(try Migrator([m1, m2, Self.rebuild]).ownedNames == ["runs", "results", "results_by_run", "runs_new"])
+    }
+
+    @Test func theUsersIndexesTriggersAndViewsSurviveARebuild() throws {
+        let tmp = TempDatabasePath()
+        defer { tmp.remove() }
+        let db = try Database(path: tmp.path)
+        try Migrator([m1, m2]).migrate(db)
+        // The user's own objects, made with the sqlite3 shell between two versions of the application.
+        try db.execute("""
+            CREATE TABLE my_log(run_id INTEGER, at TEXT);
+            CREATE INDEX my_runs_by_id ON runs(id DESC);
+            CREATE TRIGGER my_runs_log AFTER INSERT ON runs BEGIN INSERT INTO my_log VALUES (new.id, 'now'); END;
+            CREATE VIEW my_runs AS SELECT id FROM runs WHERE id > 0;
+            CREATE INDEX my_log_by_run ON my_log(run_id);
+            """)
+        let before = try db.textRows("SELECT type, name, sql FROM sqlite_schema WHERE name LIKE 'my%' ORDER BY name")
+        #expect(try Migrator([m1, m2, Self.rebuild]).migrate(db).map(\.version) == [3])
+        #expect(try db.userVersion() == 3)
+        #expect(try db.textRows("SELECT type, name, sql FROM sqlite_schema WHERE name LIKE 'my%' ORDER BY name") == before)
+        // And they work on the rebuilt table.
+        try db.execute("INSERT INTO runs(title) VALUES ('after')")
+        #expect(try db.count("my_log") == 1)
+        #expect(try db.count("my_runs") == 2)
+    }
+
+    @Test func aUserObjectTheMigrationWouldBreakRefusesItAndChangesNothing() throws {
+        let tmp = TempDatabasePath()
+        defer { tmp.remove() }
+        do {
+            let db = try Database(path: tmp.path)
+            try Migrator([m1, m2]).migrate(db)
+            try db.execute("CREATE VIEW my_names AS SELECT name FROM runs")
+            db.close()
+        }
+        let before = try tmp.bytes()
+        let db = try Database(path: tmp.path)
+        let error = try #require(throws: MigrationError.self) { try Migrator([m1, m2, Self.rebuild]).migrate(db) }
+        #expect(error.description == "your view 'my_names' would not survive migrating to schema version 3 (no such column: name); nothing was migrated: drop or change it, then open the database again")
+        #expect(try db.userVersion() == 2)
+        #expect(try db.scalarText("SELECT sql FROM sqlite_schema WHERE name = 'my_names'") == "CREATE VIEW my_names AS SELECT name FROM runs")
+        db.close()
+        #expect(try tmp.bytes() == before)
+    }
+
+    @Test func aFailingMigrationNamesItsFileAndSQLitesMessageWithoutItsSQL() throws {
+        let tmp = TempDatabasePath()
+        defer { tmp.remove() }
+        let db = try Database(path: tmp.path)
+        let long = Migration(version: 1, name: "long", sql: String(repeating: "-- padding\n", count: 250) + "CREATE TABLE x(;")
+        let error = try #require(throws: MigrationError.self) { try Migrator([long]).migrate(db) }
+        #expect(!error.description.contains("padding"))
+        #expect(error.description.hasPrefix("Migrations/0001_long.sql failed: near \";\": syntax error"))
+    }
 }

@@ -28,6 +28,11 @@ extension Database {
         try scalarInt("SELECT count(*) FROM \(table)") ?? -1
     }
 
+    /// Every row of a query, each column as text ("NULL" for null).
+    func textRows(_ sql: String) throws -> [[String]] {
+        try prepare(sql).mapRows { row in (0..<row.columnCount).map { row.text($0) ?? "NULL" } }
+    }
+
     /// True when a table with this name exists in the schema.
     func tableExists(_ name: String) throws -> Bool {
         try scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(name)]) == 1

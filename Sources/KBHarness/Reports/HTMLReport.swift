@@ -54,13 +54,9 @@ public enum HTMLReport {
         }
         var files = pictures
         files.append((path: "index.html", svg: index))
+        // index.html last: a page is never there before the pictures it shows.
         for file in files {
-            let url = root.appendingPathComponent(file.path)
-            do {
-                try Data(file.svg.utf8).write(to: url)
-            } catch {
-                throw HarnessError(.cannotCreate, "\(url.path): cannot write (\(error.localizedDescription))")
-            }
+            try ReportFile.write(file.svg, to: root.appendingPathComponent(file.path).path)
         }
     }
 }
@@ -115,8 +111,8 @@ extension HarnessStore {
             HTMLRunSummary(uuid: row.text(0) ?? "", status: row.text(1) ?? "", startedAt: row.text(2) ?? "",
                            finishedAt: row.text(3), host: row.text(4) ?? "", toolchain: row.text(5) ?? "",
                            configuration: row.text(6) ?? "", gitSHA: row.text(7), selection: row.text(8) ?? "{}",
-                           cells: row.int(9), passed: row.int(10), failed: row.int(11), errors: row.int(12),
-                           regressions: row.int(13), knownIssueCells: row.int(14),
+                           cells: row.boundedInt(9), passed: row.boundedInt(10), failed: row.boundedInt(11), errors: row.boundedInt(12),
+                           regressions: row.boundedInt(13), knownIssueCells: row.boundedInt(14),
                            durationMilliseconds: row.isNull(15) ? nil : row.double(15))
         }).first else {
             throw HarnessError(.noInput, "no run with id \(runID)")
@@ -139,11 +135,11 @@ extension HarnessStore {
             HTMLRegressionRow(
                 id: row.int64(0), kind: row.text(1) ?? "", against: row.text(2) ?? "",
                 againstRunID: row.isNull(3) ? nil : row.int64(3), againstUUID: row.text(4),
-                cell: row.text(5) ?? "", step: row.isNull(6) ? nil : row.int(6), metric: row.text(7),
-                oldValue: row.text(8), newValue: row.text(9), rule: row.text(10) ?? "", failsRun: row.int(11) == 1,
+                cell: row.text(5) ?? "", step: row.isNull(6) ? nil : row.boundedInt(6), metric: row.text(7),
+                oldValue: row.text(8), newValue: row.text(9), rule: row.text(10) ?? "", failsRun: row.boundedInt(11) == 1,
                 refP50: row.isNull(12) ? nil : row.int64(12), p50: row.isNull(13) ? nil : row.int64(13),
                 ratio: row.isNull(14) ? nil : row.double(14), pValue: row.isNull(15) ? nil : row.double(15),
-                confirmed: row.isNull(16) ? nil : row.int(16) == 1,
+                confirmed: row.isNull(16) ? nil : row.boundedInt(16) == 1,
                 status: row.text(17) ?? "", scenarioHash: row.text(18) ?? "", deviceHash: row.text(19) ?? "")
         }
 
@@ -159,7 +155,7 @@ extension HarnessStore {
         let cellRows = try cells.mapRows { row in
             HTMLCellRow(cell: row.text(0) ?? "", status: row.text(1) ?? "", message: row.text(2),
                         minGap: row.isNull(3) ? nil : row.double(3), maxOcclusion: row.isNull(4) ? nil : row.double(4),
-                        knownFailures: row.int(5), knownInvariants: row.text(6))
+                        knownFailures: row.boundedInt(5), knownInvariants: row.text(6))
         }
         return HTMLReportData(summary: summary, regressions: regressionRows, cells: cellRows)
     }

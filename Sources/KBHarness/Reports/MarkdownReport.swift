@@ -197,29 +197,3 @@ public struct ReportOutputs: Sendable {
         return written
     }
 }
-
-/// Writes report files with POSIX calls, so a failure names the path and the system's reason.
-public enum ReportFile {
-    /// Creates (or truncates, or with `append` extends) the file at `path` and writes `text` to it.
-    /// Failing to open it throws `.cannotCreate` (exit 73); failing to write, `.io` (exit 74).
-    public static func write(_ text: String, to path: String, append: Bool = false) throws {
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
-        let descriptor = open(path, flags, 0o644)
-        guard descriptor >= 0 else {
-            throw HarnessError(.cannotCreate, "\(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw HarnessError(.io, "\(path): \(String(cString: strerror(errno)))")
-            }
-            offset += count
-        }
-    }
-}

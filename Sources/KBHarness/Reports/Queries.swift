@@ -15,8 +15,13 @@ extension HarnessStore {
         case "previous":
             sql = "SELECT id, uuid FROM run WHERE status = 'complete' ORDER BY id DESC LIMIT 1 OFFSET 1"
         default:
-            sql = "SELECT id, uuid FROM run WHERE uuid LIKE ? || '%' ORDER BY id DESC LIMIT 2"
-            arguments = [.text(reference)]
+            // A uuid prefix is hex digits and dashes; compared as a prefix, not with LIKE, where `_` and `%`
+            // are wildcards (`%a73` matched any uuid containing "a73").
+            guard !reference.isEmpty, reference.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+                throw HarnessError(.noInput, "no run matches '\(reference)': a run is latest, previous, baseline:NAME or a uuid (prefix) of hex digits and dashes (see `kbharness runs`)")
+            }
+            sql = "SELECT id, uuid FROM run WHERE lower(substr(uuid, 1, ?2)) = ?1 ORDER BY id DESC LIMIT 2"
+            arguments = [.text(reference.lowercased()), .integer(Int64(reference.utf8.count))]
         }
         let statement = try database.prepare(sql)
         try statement.bind(arguments)
@@ -28,6 +33,38 @@ extension HarnessStore {
             throw HarnessError(.usage, "'\(reference)' matches several runs; give more of the uuid")
         }
         return first
+    }
+
+    /// Refuses a run that is not `complete` (still `running`, or `aborted` with part of its cells), whose
+    /// values must not become expected values or a baseline; `doing` says what was refused.
+    public func requireComplete(_ run: (id: Int64, uuid: String), doing: String) throws {
+        let status = try database.scalarText("SELECT status FROM run WHERE id = ?", [.integer(run.id)]) ?? "missing"
+        guard status == "complete" else {
+            throw HarnessError(.data, "run \(run.uuid) is \(status), not complete: \(doing) needs a run that finished every cell")
+        }
+    }
+
+    /// The names among `metrics` that no step of a cell of run `runID` matching `cellGlob` has.
+    public func unknownMetrics(_ metrics: [String], runID: Int64, cellGlob: String) throws -> [String] {
+        let statement = try database.prepare("""
+            SELECT EXISTS (SELECT 1 FROM result r, json_each(r.state) AS s, json_each(s.value, '$.metrics') AS m
+                           WHERE r.run_id = ? AND r.cell GLOB ? AND m.key = ?)
+            """)
+        return try metrics.filter { metric in
+            try statement.bind([.integer(runID), .text(cellGlob), .text(metric)])
+            defer { statement.reset() }
+            return try statement.step() && statement.int64(0) == 0
+        }
+    }
+
+    /// Up to `limit` metric names the cells of run `runID` matching `cellGlob` record, sorted.
+    public func metricNames(runID: Int64, cellGlob: String, limit: Int = 12) throws -> [String] {
+        let statement = try database.prepare("""
+            SELECT DISTINCT m.key FROM result r, json_each(r.state) AS s, json_each(s.value, '$.metrics') AS m
+            WHERE r.run_id = ? AND r.cell GLOB ? ORDER BY m.key LIMIT ?
+            """)
+        try statement.bind([.integer(runID), .text(cellGlob), .integer(Int64(limit))])
+        return try statement.mapRows { $0.text(0) ?? "" }
     }
 
     /// The strategies whose cells run `runID` holds.

@@ -50,7 +50,7 @@ public struct UpgradeReport: Sendable {
                 let counts = (1...4).map { row.value($0).double ?? 0 }
                 let invariants = zip(["covered", "above guide", "not restored"], counts).filter { $0.1 > 0 }.map(\.0)
                 let state: String? = if case .text(let text) = row.value(6) { text } else { nil }
-                return (row.text(0) ?? "", PairedSide(invariants: invariants, known: Int(counts[3]),
+                return (row.text(0) ?? "", PairedSide(invariants: invariants, known: Int(Swift.min(Swift.max(counts[3], 0), 1e9)),
                                                       minGap: row.value(5).double, state: state))
             }) {
                 cells[key] = side

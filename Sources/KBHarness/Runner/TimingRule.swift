@@ -187,8 +187,10 @@ public struct TimingRule: Sendable, Equatable {
     public func judge(_ samples: [Int64], against reference: [Int64]) -> TimingJudgement {
         let p50 = TimingSummary.nearestRank(samples, 0.5), referenceP50 = TimingSummary.nearestRank(reference, 0.5)
         let ratio = Double(p50) / Double(Swift.max(referenceP50, 1))
-        let slower = ratio > factor && p50 - referenceP50 > floorNanoseconds
-        let faster = ratio < 1 / factor && referenceP50 - p50 > floorNanoseconds
+        // The reference's samples come from the database: subtracted in Double, an edited one cannot overflow.
+        let difference = Double(p50) - Double(referenceP50), floor = Double(floorNanoseconds)
+        let slower = ratio > factor && difference > floor
+        let faster = ratio < 1 / factor && -difference > floor
         let minimumP = MannWhitney.minimumPValue(m: samples.count, n: reference.count)
         var judgement = TimingJudgement(verdict: .unchanged, referenceP50: referenceP50, p50: p50, ratio: ratio,
                                         test: nil, minimumPValue: minimumP,
@@ -400,6 +402,9 @@ extension TimingSummary {
 
 /// `x` in plain decimal notation with up to 6 fraction digits and no trailing zeros (1.1, 0.002).
 func decimal(_ x: Double) -> String {
+    // Past ±9·10¹² the micro-units leave Int64 (and ±inf or NaN never fit): a number read from an edited
+    // database must not trap in a message.
+    guard x.isFinite, abs(x) < 9e12 else { return "\(x)" }
     let scaled = (x * 1_000_000).rounded()
     let negative = scaled < 0
     let magnitude = Int64(abs(scaled))

@@ -25,13 +25,22 @@ public final class HarnessStore {
     /// Opens (and with `create`, creates) the database, migrating it to the current schema.
     ///
     /// A file that is not SQLite, belongs to another application, or has a newer schema than this
-    /// build is refused before anything is written to it.
-    public init(path: String, create: Bool = true) throws {
+    /// build is refused before anything is written to it; so is a path that names no regular file (a FIFO
+    /// would block the open forever). A symbolic link is followed. With `readOnly` the file is only read
+    /// (for read-only storage: immutably when no `-wal` file is beside it) and must need no migration.
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
         self.path = path
         let migrator = try HarnessStore.migrator()
+        try HarnessStore.checkPath(path)
         let exists = FileManager.default.fileExists(atPath: path)
-        if !exists && !create {
+        if !exists && (!create || readOnly) {
             throw HarnessError(.noInput, "\(path): no such database (run `kbharness import` or `kbharness run` first)")
+        }
+        if readOnly {
+            let database = try HarnessStore.openReadOnly(path, supportedVersion: migrator.latestVersion)
+            self.database = database
+            appliedMigrations = []
+            return
         }
         if exists {
             let header = try HarnessStore.readHeader(path)
@@ -58,15 +67,15 @@ public final class HarnessStore {
         do {
             // A result row carries 2–7 KB of per-step state: 16 KB pages keep it on its leaf page, where
             // 4 KB pages would spill most rows into overflow pages.
-            database = try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384))
+            database = try HarnessStore.retryingBusy {
+                try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384))
+            }
         } catch let error as SQLiteError {
             throw HarnessStore.map(error, path: path, creating: !exists)
         }
         do {
+            try HarnessStore.claim(database, path: path)
             appliedMigrations = try migrator.migrate(database)
-            if try database.applicationID() != HarnessStore.applicationID {
-                try database.setApplicationID(HarnessStore.applicationID)
-            }
         } catch let error as SQLiteError {
             database.close()
             throw HarnessStore.map(error, path: path, creating: false)
@@ -75,6 +84,104 @@ public final class HarnessStore {
             throw HarnessError(.data, "\(path): \(error)")
         }
         self.database = database
+    }
+
+    /// Runs `body` again while it fails with `SQLITE_BUSY`, for up to 5 s with sleeps of 2 … 100 ms.
+    ///
+    /// Opening a file another kbharness is creating at the same moment switches it to WAL, which needs the
+    /// exclusive lock; SQLite returns that busy at once, without its busy handler, where waiting could
+    /// deadlock, so the open is simply tried again.
+    static func retryingBusy<T>(_ body: () throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        var delay = 2
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && clock.now < deadline {
+                usleep(useconds_t(delay * 1000))
+                delay = min(delay * 2, 100)
+            }
+        }
+    }
+
+    /// Sets the kbharness application id on a file that has no table yet, before the first migration,
+    /// under the write lock and after looking again: another kbharness creating the same file at the same
+    /// moment then never sees tables without the id (which reads as another application's database).
+    static func claim(_ database: Database, path: String) throws {
+        guard try database.applicationID() != HarnessStore.applicationID else { return }
+        try database.transaction(.immediate) {
+            let applicationID = try database.applicationID()
+            guard applicationID != HarnessStore.applicationID else { return }
+            let tables = try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") ?? 0
+            guard applicationID == 0 && tables == 0 else {
+                throw HarnessError(.data, String(format: "%@: an SQLite database of another application (application_id 0x%08X, %d tables); refusing to touch it", path, applicationID, Int(tables)))
+            }
+            try database.setApplicationID(HarnessStore.applicationID)
+        }
+    }
+
+    /// Refuses a path that cannot name a database file: an existing one that is not a regular file (a
+    /// FIFO, device or directory) once symbolic links are followed.
+    static func checkPath(_ path: String) throws {
+        // SQLite opens both as a private database that is gone at close: a command would save nothing.
+        if path.isEmpty || path == ":memory:" {
+            throw HarnessError(.usage, "'\(path)' names no database file: SQLite would keep it in memory and save nothing; give a path")
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }  // Missing: created, or refused as missing input.
+        let type = status.st_mode & S_IFMT
+        guard type != S_IFREG else { return }
+        let kind: String
+        switch type {
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw HarnessError(.data, "\(path): is \(kind), not a database file; refusing to open it")
+    }
+
+    /// Whether a command that only reads should open the file read-only: when this process may not
+    /// write it, or the directory that must hold its `-wal` and `-shm` files (read-only storage, a
+    /// read-only mount of a CI cache).
+    public static func needsReadOnlyOpen(_ path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        if access(path, W_OK) != 0 { return true }
+        let directory = (path as NSString).deletingLastPathComponent
+        let logsExist = access(path + "-wal", W_OK) == 0 && access(path + "-shm", W_OK) == 0
+        return !logsExist && access(directory.isEmpty ? "." : directory, W_OK) != 0
+    }
+
+    /// The read-only connection of `init(readOnly: true)`, after the same inspection as a writable open.
+    static func openReadOnly(_ path: String, supportedVersion: Int) throws -> Database {
+        try inspectBeforeWriting(path, supportedVersion: supportedVersion)
+        // Without a -wal file (or with an empty one) the main file holds every commit, and a WAL database
+        // cannot be opened read-only normally where no -shm file can be made (read-only storage, a full
+        // disk): read it immutably.
+        var log = stat()
+        let hasLog = stat(path + "-wal", &log) == 0 && log.st_size > 0
+        let database: Database
+        do {
+            database = try Database(path: path, options: OpenOptions(mode: .readOnly, immutable: !hasLog))
+        } catch let error as SQLiteError {
+            throw map(error, path: path, creating: false)
+        }
+        do {
+            let version = try database.userVersion()
+            if version < supportedVersion {
+                throw HarnessError(.io, "\(path): the database has schema version \(version) and needs migrating to \(supportedVersion), but it is read-only here; open it once where it can be written")
+            }
+        } catch let error as SQLiteError {
+            database.close()
+            throw map(error, path: path, creating: false)
+        } catch {
+            database.close()
+            throw error
+        }
+        return database
     }
 
     /// The migrator over the schema compiled into this binary from `Migrations/`.
@@ -113,6 +220,12 @@ public final class HarnessStore {
             return HarnessError(.data, "\(path): the database is corrupt (\(error.message))")
         case 14: // SQLITE_CANTOPEN
             return HarnessError(creating ? .cannotCreate : .io, "\(path): cannot open the database (\(error.message))")
+        case 13: // SQLITE_FULL
+            return HarnessError(.io, "\(path): the disk is full, nothing was written (\(error.message))")
+        case 8: // SQLITE_READONLY
+            return HarnessError(.io, "\(path): the database is read-only, nothing was written (\(error.message))")
+        case 10: // SQLITE_IOERR: with a full disk, too, when SQLite cannot size its -shm file
+            return HarnessError(.io, "\(path): I/O error, is the disk full? (\(error.message), SQLite error \(error.extendedCode))")
         default:
             return HarnessError(.io, "\(path): \(error)")
         }
@@ -128,9 +241,13 @@ public final class HarnessStore {
     /// through the log (the files it uses were already there).
     static func inspectBeforeWriting(_ path: String, supportedVersion: Int) throws {
         let header = try readHeader(path)
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        // stat, not lstat (FileManager's attributes): through a symlink the size is the database's, not the link's.
+        var status = stat()
+        let size = stat(path, &status) == 0 ? Int(status.st_size) : 0
         guard size > 0 else { return }  // An empty file is a new database.
-        let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+        // An empty -wal holds no commit (one a full disk left, or a writer that has not written yet).
+        var log = stat()
+        let hasLog = stat(path + "-wal", &log) == 0 && log.st_size > 0
         if !hasLog, let expected = header.expectedSize, expected > size {
             throw HarnessError(.data, "\(path): the database is truncated: its header promises \(expected) bytes, the file has \(size); refusing to touch it")
         }
@@ -153,6 +270,14 @@ public final class HarnessStore {
         } catch let error as SQLiteError {
             throw map(error, path: path, creating: false)
         }
+    }
+
+    /// Whether the file's header says write-ahead logging (read and write versions 2).
+    static func isWALFile(_ path: String) throws -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let bytes = [UInt8]((try handle.read(upToCount: 20)) ?? Data())
+        return bytes.count == 20 && bytes[18] == 2 && bytes[19] == 2
     }
 
     /// The two header fields that decide whether we may touch a file, read without opening it.
@@ -195,9 +320,14 @@ extension HarnessStore {
     public func healthChecks() throws -> [HealthCheck] {
         let latest = try HarnessStore.migrator().latestVersion
         let version = try database.userVersion()
-        let journal = try database.scalarText("PRAGMA journal_mode") ?? "?"
-        let foreignKeys = try database.scalarInt("PRAGMA foreign_keys") ?? 0
-        let synchronous = try database.scalarInt("PRAGMA synchronous") ?? -1
+        // A read-only connection (read-only storage) writes nothing: foreign keys and synchronous are a
+        // writer's settings, and an immutable open reports the journal mode as "delete" whatever the file
+        // says, so the file's header (bytes 18–19: 2 for WAL) is asked instead.
+        let readOnly = database.isReadOnly
+        let journal = readOnly ? ((try? HarnessStore.isWALFile(path)) == true ? "wal" : "delete")
+            : try database.scalarText("PRAGMA journal_mode") ?? "?"
+        let foreignKeys = readOnly ? 1 : try database.scalarInt("PRAGMA foreign_keys") ?? 0
+        let synchronous = readOnly ? 1 : try database.scalarInt("PRAGMA synchronous") ?? -1
         let timeout = try database.scalarInt("PRAGMA busy_timeout") ?? 0
         let integrity = try database.prepare("PRAGMA integrity_check").mapRows { $0.text(0) ?? "" }
         let violations = try database.prepare("PRAGMA foreign_key_check").mapRows { row in
@@ -208,12 +338,48 @@ extension HarnessStore {
             HealthCheck(name: "application id", isHealthy: try database.applicationID() == HarnessStore.applicationID,
                         detail: String(format: "0x%08X", try database.applicationID())),
             HealthCheck(name: "journal mode", isHealthy: journal == "wal", detail: journal),
-            HealthCheck(name: "foreign keys", isHealthy: foreignKeys == 1, detail: foreignKeys == 1 ? "on" : "off"),
-            HealthCheck(name: "synchronous", isHealthy: synchronous == 1, detail: synchronous == 1 ? "normal" : "\(synchronous)"),
+            HealthCheck(name: "foreign keys", isHealthy: foreignKeys == 1,
+                        detail: readOnly ? "read-only: nothing written" : foreignKeys == 1 ? "on" : "off"),
+            HealthCheck(name: "synchronous", isHealthy: synchronous == 1,
+                        detail: readOnly ? "read-only: nothing written" : synchronous == 1 ? "normal" : "\(synchronous)"),
             HealthCheck(name: "busy timeout", isHealthy: timeout > 0, detail: "\(timeout) ms"),
             HealthCheck(name: "integrity", isHealthy: integrity == ["ok"], detail: integrity.prefix(3).joined(separator: "; ")),
             HealthCheck(name: "foreign key check", isHealthy: violations.isEmpty,
                         detail: violations.isEmpty ? "no violations" : violations.prefix(3).joined(separator: "; ")),
+            try columnTypeCheck(),
         ]
+    }
+
+    /// Values of the wrong type in the harness's tables. Every table is STRICT, so SQLite refuses them;
+    /// a table whose schema was edited (STRICT removed with `writable_schema`) takes anything, and its
+    /// columns are scanned for values that are neither NULL nor of the declared type.
+    func columnTypeCheck() throws -> HealthCheck {
+        let owned = try HarnessStore.migrator().ownedNames
+        let loose = try database.prepare("""
+            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND strict = 0 ORDER BY name
+            """).mapRows { $0.text(0) ?? "" }.filter(owned.contains)
+        var found: [String] = []
+        for table in loose {
+            let columns = try database.prepare("SELECT name, upper(type) FROM pragma_table_info(?)")
+            try columns.bind(1, table)
+            for (column, type) in try columns.mapRows({ ($0.text(0) ?? "", $0.text(1) ?? "") }) {
+                let allowed: [String]
+                switch type {
+                case "INTEGER": allowed = ["integer"]
+                case "REAL": allowed = ["real", "integer"]
+                case "TEXT": allowed = ["text"]
+                case "BLOB": allowed = ["blob"]
+                default: continue
+                }
+                let quoted = "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let list = (allowed + ["null"]).map { "'\($0)'" }.joined(separator: ", ")
+                let wrong = try database.scalarInt(
+                    "SELECT count(*) FROM \"\(table)\" WHERE typeof(\(quoted)) NOT IN (\(list))") ?? 0
+                if wrong > 0 { found.append("\(table).\(column): \(wrong) not \(type.lowercased())") }
+            }
+        }
+        let detail = loose.isEmpty ? "every table STRICT"
+            : found.isEmpty ? "\(loose.joined(separator: ", ")) not STRICT, no wrong values" : found.prefix(3).joined(separator: "; ")
+        return HealthCheck(name: "column types", isHealthy: loose.isEmpty, detail: detail)
     }
 }

@@ -32,7 +32,7 @@ extension HarnessStore {
                 let text = "{\"devices\": [\(row.text(2) ?? "{}")]}"
                 var parsed = try DeviceProfile.parseDevices(text, file: "\(path):device \(key)")
                 for index in parsed.indices {
-                    parsed[index].source = SourceLocation(file: row.text(3) ?? path, line: row.int(4), column: 1)
+                    parsed[index].source = SourceLocation(file: row.text(3) ?? path, line: row.boundedInt(4), column: 1)
                 }
                 devices += parsed
                 deviceIDs[key] = row.int64(0)
@@ -41,7 +41,7 @@ extension HarnessStore {
                 "SELECT id, key, definition, source_file, source_line, definition_hash FROM scenario ORDER BY key")
             let stored = try scenarioRows.mapRows { row in
                 (id: row.int64(0), key: row.text(1) ?? "", definition: row.text(2) ?? "{}",
-                 source: SourceLocation(file: row.text(3) ?? path, line: row.int(4), column: 1), hash: row.text(5) ?? "")
+                 source: SourceLocation(file: row.text(3) ?? path, line: row.boundedInt(4), column: 1), hash: row.text(5) ?? "")
             }
             // Parsing is most of the cost of opening a large library, and each definition parses on its own.
             let parsed = Slots<Result<Scenario, ScenarioLoadError>>(count: stored.count)

@@ -12,6 +12,9 @@ public struct MergeSummary: Sendable {
     public var runsJoined = 0
     /// Input runs already in the target (same uuid), skipped with their results.
     public var runsSkipped = 0
+    /// Tables of the user's own (not the harness's) in the inputs or the target, not merged, each with
+    /// the files that have it: "notes (in a.sqlite, kb.sqlite)".
+    public var ignoredTables: [String] = []
 
     /// One line for the terminal.
     public var line: String {
@@ -44,22 +47,41 @@ public enum MergeStore {
         || build_configuration || char(31) || engine_version || char(31) || harness_version
         """
 
-    /// Merges `inputs` into the database at `target` (created and migrated when missing). With `join`
-    /// false every input run stays a run of its own.
+    /// Merges `inputs`, any number of them, into the database at `target` (created and migrated when
+    /// missing). With `join` false every input run stays a run of its own.
+    ///
+    /// Only the harness's own tables (those the migrations create) are merged; a table of the user's in an
+    /// input or the target is left alone and named in `MergeSummary.ignoredTables`. SQLite attaches at
+    /// most `SQLITE_LIMIT_ATTACHED` (10) databases at once and never inside a transaction: past that, the
+    /// further inputs are copied one by one into temporary tables of this connection before the one
+    /// transaction begins, so every input joins the same run however many there are. A target this
+    /// merge created is removed again when the merge is refused or fails.
     public static func merge(inputs: [String], into target: String, join: Bool = true) throws -> MergeSummary {
         guard !inputs.isEmpty else { throw HarnessError(.usage, "merge: name at least one input database") }
         try checkInputs(inputs, target: target)
+        let created = !FileManager.default.fileExists(atPath: target)
         let store = try HarnessStore(path: target, create: true)
-        defer { store.close() }
-        let database = store.database
-        let limit = Int(sqlite3_limit(database.handle, SQLITE_LIMIT_ATTACHED, -1))
-        guard inputs.count <= limit else {
-            throw HarnessError(.usage, "merge: at most \(limit) inputs at once (SQLite's attach limit); merge in steps into the same database")
+        do {
+            defer { store.close() }
+            return try merge(inputs: inputs, into: store, join: join)
+        } catch {
+            if created {
+                for suffix in ["", "-wal", "-shm", "-journal", ".run-lock"] { unlink(target + suffix) }
+            }
+            throw error
         }
+    }
+
+    /// The body of `merge`, on the opened target.
+    private static func merge(inputs: [String], into store: HarnessStore, join: Bool) throws -> MergeSummary {
+        let database = store.database
+        let owned = try HarnessStore.migrator().ownedNames
+        let limit = max(2, Int(sqlite3_limit(database.handle, SQLITE_LIMIT_ATTACHED, -1)))
+        // All inputs attached at once when they fit; otherwise one slot is kept for copying the rest.
+        let direct = inputs.count <= limit ? inputs.count : limit - 1
         var attached: [String] = []
         defer { for schema in attached { try? database.execute("DETACH DATABASE \(schema)") } }
-        for (index, path) in inputs.enumerated() {
-            let schema = "s\(index + 1)"
+        func attach(_ path: String, as schema: String) throws {
             let statement = try database.prepare("ATTACH DATABASE ? AS \(schema)")
             try statement.bind(1, path)
             do {
@@ -67,11 +89,38 @@ public enum MergeStore {
             } catch let error as SQLiteError {
                 throw HarnessError(.data, "\(path): cannot attach it (\(error.message))")
             }
+        }
+        var sources: [MergeSource] = []
+        var ignored: [String: [String]] = [:]
+        for name in try userTables(database, schema: "main", owned: owned) { ignored[name, default: []].append(store.path) }
+        for (offset, path) in inputs.enumerated() {
+            let index = offset + 1
+            let staged = offset >= direct
+            let schema = staged ? "staging" : "s\(index)"
+            try attach(path, as: schema)
             attached.append(schema)
+            for name in try userTables(database, schema: schema, owned: owned) { ignored[name, default: []].append(path) }
+            if staged {
+                let tables = try database.prepare("""
+                    SELECT name FROM staging.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                    """).mapRows { $0.text(0) ?? "" }.filter(owned.contains)
+                for table in tables {
+                    let copy = MergeSource(index: index, schema: nil).table(table)
+                    try database.execute("DROP TABLE IF EXISTS \(copy); CREATE TABLE \(copy) AS SELECT * FROM staging.\(MergeSource.quoted(table))")
+                }
+                try database.execute("DETACH DATABASE staging")
+                attached.removeLast()
+            }
+            sources.append(MergeSource(index: index, schema: staged ? nil : schema))
+        }
+        defer {
+            for source in sources where source.schema == nil {
+                for table in owned { try? database.execute("DROP TABLE IF EXISTS \(source.table(table))") }
+            }
         }
         do {
-            return try database.transaction(.immediate) {
-                var merger = try Merger(database: database, sources: attached, join: join)
+            var summary = try database.transaction(.immediate) {
+                var merger = try Merger(database: database, sources: sources, join: join, tables: owned)
                 try merger.run()
                 let violations = try database.prepare("PRAGMA main.foreign_key_check").mapRows { row in
                     "\(row.text(0) ?? "?") row \(row.int64(1)) → \(row.text(2) ?? "?")"
@@ -81,12 +130,21 @@ public enum MergeStore {
                 }
                 return merger.summary
             }
+            summary.ignoredTables = ignored.keys.sorted().map { "\($0) (in \(ignored[$0]!.joined(separator: ", ")))" }
+            return summary
         } catch let error as SQLiteError {
             if error.code == SQLITE_CONSTRAINT {
                 throw HarnessError(.data, "merge: the inputs conflict, nothing written (\(error.message)); joined shard runs must cover disjoint cells: use --no-join to keep their runs apart")
             }
-            throw HarnessStore.map(error, path: target, creating: false)
+            throw HarnessStore.map(error, path: store.path, creating: false)
         }
+    }
+
+    /// The tables of attached database `schema` that no migration creates: the user's own.
+    static func userTables(_ database: Database, schema: String, owned: Set<String>) throws -> [String] {
+        try database.prepare("""
+            SELECT name FROM \(schema).sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+            """).mapRows { $0.text(0) ?? "" }.filter { !owned.contains($0) }
     }
 
     /// Refuses, before the target is opened, an input that is missing, the target itself, named twice,
@@ -95,10 +153,12 @@ public enum MergeStore {
         let latest = try HarnessStore.migrator().latestVersion
         var seen: [FileIdentity: String] = [:]
         let targetIdentity = FileIdentity(target)
+        try HarnessStore.checkPath(target)
         for path in inputs {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw HarnessError(.noInput, "\(path): no such database")
             }
+            try HarnessStore.checkPath(path)  // A FIFO would block the header read forever.
             let identity = FileIdentity(path)
             if identity == targetIdentity {
                 throw HarnessError(.usage, "\(path): is the target database itself; merge other files into it")
@@ -142,6 +202,24 @@ public enum MergeStore {
     }
 }
 
+/// Where the merge reads input `index`: its attached schema, or the temporary copies of its tables
+/// (`temp."s11_run"` …) made for the inputs past SQLite's attach limit.
+struct MergeSource {
+    /// 1-based position among the inputs.
+    var index: Int
+    /// The attached schema, or nil for copied tables.
+    var schema: String?
+
+    /// The SQL name of the input's table `name`.
+    func table(_ name: String) -> String {
+        guard let schema else { return "temp." + MergeSource.quoted("s\(index)_" + name) }
+        return schema + "." + MergeSource.quoted(name)
+    }
+
+    /// `name` as an SQL identifier.
+    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+}
+
 /// One foreign key of a table: column `from` references `table`.`to`.
 private struct ForeignKey {
     var from: String
@@ -162,18 +240,18 @@ private struct TableShape {
 /// One merge, inside the caller's transaction.
 private struct Merger {
     let database: Database
-    let sources: [String]
+    let sources: [MergeSource]
     let join: Bool
     var tables: [TableShape] = []
     var summary = MergeSummary()
     /// Per source and appended table: what to add to an id to get the target's.
     var offsets: [String: Int64] = [:]
 
-    init(database: Database, sources: [String], join: Bool) throws {
+    init(database: Database, sources: [MergeSource], join: Bool, tables names: Set<String>) throws {
         self.database = database
         self.sources = sources
         self.join = join
-        tables = try Merger.shapes(database)
+        tables = try Merger.shapes(database).filter { names.contains($0.name) }
     }
 
     mutating func run() throws {
@@ -207,7 +285,7 @@ private struct Merger {
         for name in names {
             let info = try database.prepare("SELECT name, pk, type FROM pragma_table_info(?) ORDER BY cid")
             try info.bind(1, name)
-            let columns = try info.mapRows { (name: $0.text(0) ?? "", pk: $0.int(1), type: $0.text(2) ?? "") }
+            let columns = try info.mapRows { (name: $0.text(0) ?? "", pk: $0.boundedInt(1), type: $0.text(2) ?? "") }
             let keys = try database.prepare("SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list(?)")
             try keys.bind(1, name)
             let foreignKeys = try keys.mapRows { row in
@@ -305,7 +383,7 @@ private struct Merger {
             let before = try database.scalarInt("SELECT count(*) FROM main.\(quoted(table.name))") ?? 0
             try database.execute("""
                 INSERT INTO main.\(quoted(table.name)) (\(list))
-                SELECT \(list) FROM \(schema).\(quoted(table.name)) WHERE true
+                SELECT \(list) FROM \(schema.table(table.name)) WHERE true
                 ON CONFLICT (key) DO UPDATE SET \(updates) WHERE \(changed)
                 """)
             let after = try database.scalarInt("SELECT count(*) FROM main.\(quoted(table.name))") ?? 0
@@ -313,7 +391,7 @@ private struct Merger {
             try database.execute("""
                 INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
                 SELECT '\(table.name)', \(index), s.id, m.id
-                FROM \(schema).\(quoted(table.name)) s JOIN main.\(quoted(table.name)) m ON m.key = s.key
+                FROM \(schema.table(table.name)) s JOIN main.\(quoted(table.name)) m ON m.key = s.key
                 """)
         }
     }
@@ -332,7 +410,7 @@ private struct Merger {
             let values = table.columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
             try database.execute("""
                 INSERT OR REPLACE INTO main.\(quoted(table.name)) (\(list))
-                SELECT \(values) FROM \(schema).\(quoted(table.name)) s
+                SELECT \(values) FROM \(schema.table(table.name)) s
                 """)
         }
     }
@@ -350,7 +428,7 @@ private struct Merger {
         var seen = Set<String>()
         for (offset, schema) in sources.enumerated() {
             var ordinal: [String: Int] = [:]
-            let statement = try database.prepare("SELECT id, uuid, started_at, \(MergeStore.groupKeySQL) FROM \(schema).run ORDER BY id")
+            let statement = try database.prepare("SELECT id, uuid, started_at, \(MergeStore.groupKeySQL) FROM \(schema.table("run")) ORDER BY id")
             try statement.forEachRow { row in
                 let member = Member(source: offset + 1, id: row.int64(0), uuid: row.text(1) ?? "", started: row.text(2) ?? "")
                 // The n-th run of a group key in one input joins the n-th of the same key in the others;
@@ -388,7 +466,7 @@ private struct Merger {
             } else {
                 runID = nextID
                 nextID += 1
-                let union = group.map { "SELECT \(list) FROM \(sources[$0.source - 1]).run WHERE id = \($0.id)" }
+                let union = group.map { "SELECT \(list) FROM \(sources[$0.source - 1].table("run")) WHERE id = \($0.id)" }
                     .joined(separator: " UNION ALL ")
                 let values = table.columns.map { runExpression($0, id: runID, joined: group.count > 1) }.joined(separator: ", ")
                 try database.execute("WITH g AS (\(union)) INSERT INTO main.run (\(list)) SELECT \(values) FROM g")
@@ -432,7 +510,7 @@ private struct Merger {
         case "selection": return joined ? "json_remove(\(first), '$.shard')" : first
         case "shard": return joined ? "NULL" : first
         // The process that wrote the run is on another machine.
-        case "pid": return "NULL"
+        case "pid", "locked": return "NULL"
         default: return first
         }
     }
@@ -459,7 +537,7 @@ private struct Merger {
                         WHERE \(sameScope) AND m.value = s.value AND m.tolerance = s.tolerance AND m.origin = s.origin
                           AND (m.superseded_at IS NULL) = (s.superseded_at IS NULL)
                         ORDER BY m.id LIMIT 1)
-                FROM \(schema).expected s WHERE true
+                FROM \(schema.table("expected")) s WHERE true
                 AND EXISTS (SELECT 1 FROM main.expected m
                             WHERE \(sameScope) AND m.value = s.value AND m.tolerance = s.tolerance AND m.origin = s.origin
                               AND (m.superseded_at IS NULL) = (s.superseded_at IS NULL))
@@ -468,13 +546,13 @@ private struct Merger {
             try database.execute("""
                 UPDATE main.expected AS m SET superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                 WHERE m.superseded_at IS NULL AND EXISTS (
-                    SELECT 1 FROM \(schema).expected s WHERE \(unmatched) AND s.superseded_at IS NULL AND \(sameScope))
+                    SELECT 1 FROM \(schema.table("expected")) s WHERE \(unmatched) AND s.superseded_at IS NULL AND \(sameScope))
                 """)
             let base = try database.scalarInt("SELECT ifnull(max(id), 0) FROM main.expected") ?? 0
             try database.execute("""
                 INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
                 SELECT 'expected', \(index), s.id, \(base) + row_number() OVER (ORDER BY s.id)
-                FROM \(schema).expected s WHERE \(unmatched)
+                FROM \(schema.table("expected")) s WHERE \(unmatched)
                 """)
             let values = table.columns.map { column in
                 column == "id" ? "(SELECT new_id FROM temp.merge_map WHERE tbl = 'expected' AND src = \(index) AND old_id = s.id)"
@@ -482,7 +560,7 @@ private struct Merger {
             }.joined(separator: ", ")
             try database.execute("""
                 INSERT INTO main.expected (\(list))
-                SELECT \(values) FROM \(schema).expected s
+                SELECT \(values) FROM \(schema.table("expected")) s
                 WHERE s.id IN (SELECT old_id FROM temp.merge_map WHERE tbl = 'expected' AND src = \(index) AND new_id > \(base))
                 ORDER BY s.id
                 """)
@@ -498,13 +576,13 @@ private struct Merger {
         for (offset, schema) in sources.enumerated() {
             let index = offset + 1
             let top = try database.scalarInt("SELECT ifnull(max(id), 0) FROM main.\(quoted(table.name))") ?? 0
-            let low = try database.scalarInt("SELECT ifnull(min(id), 1) FROM \(schema).\(quoted(table.name))") ?? 1
+            let low = try database.scalarInt("SELECT ifnull(min(id), 1) FROM \(schema.table(table.name))") ?? 1
             offsets["\(index)|\(table.name)"] = top + 1 - low
             let dropped = droppedCondition(table, source: index)
             if dropped != "0" {
                 try database.execute("""
                     INSERT INTO temp.merge_dropped (tbl, src, old_id)
-                    SELECT '\(table.name)', \(index), s.id FROM \(schema).\(quoted(table.name)) s WHERE \(dropped)
+                    SELECT '\(table.name)', \(index), s.id FROM \(schema.table(table.name)) s WHERE \(dropped)
                     """)
             }
             // One current row per key (a partial unique index over `superseded_at IS NULL`, as for
@@ -515,7 +593,7 @@ private struct Merger {
                     try database.execute("""
                         UPDATE main.\(quoted(table.name)) AS m SET superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                         WHERE m.superseded_at IS NULL AND EXISTS (
-                            SELECT 1 FROM \(schema).\(quoted(table.name)) s
+                            SELECT 1 FROM \(schema.table(table.name)) s
                             WHERE s.superseded_at IS NULL AND NOT (\(dropped)) AND \(match))
                         """)
                 }
@@ -523,7 +601,7 @@ private struct Merger {
             let values = table.columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
             try database.execute("""
                 INSERT INTO main.\(quoted(table.name)) (\(list))
-                SELECT \(values) FROM \(schema).\(quoted(table.name)) s WHERE NOT (\(dropped)) ORDER BY s.id
+                SELECT \(values) FROM \(schema.table(table.name)) s WHERE NOT (\(dropped)) ORDER BY s.id
                 """)
             count(table.name, database.changes)
         }
@@ -551,7 +629,7 @@ private struct Merger {
             let values = table.columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
             try database.execute("""
                 INSERT OR REPLACE INTO main.\(quoted(table.name)) (\(list))
-                SELECT \(values) FROM \(schema).\(quoted(table.name)) s WHERE NOT (\(droppedCondition(table, source: index)))
+                SELECT \(values) FROM \(schema.table(table.name)) s WHERE NOT (\(droppedCondition(table, source: index)))
                 """)
             count(table.name, database.changes)
         }

@@ -177,25 +177,48 @@ public struct ExpectedValue: Sendable, Equatable {
 
 extension HarnessStore {
     /// Inserts the run row as `running` and commits, so a crashed run stays visible.
+    ///
+    /// The run's lock (see `RunLocks`) is taken before the row is committed, so no other command ever
+    /// sees the row without its lock held; `locked` records whether it could be taken.
     public func beginRun(_ metadata: RunMetadata) throws -> Int64 {
-        try write {
-            let statement = try database.prepare("""
-                INSERT INTO run (uuid, status, started_at, git_sha, host, toolchain, build_configuration,
-                                 engine_version, harness_version, selection, pid)
-                VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            try statement.bind([.text(metadata.uuid), .text(metadata.startedAt),
-                                metadata.gitSHA.map(SQLiteValue.text) ?? .null, .text(metadata.host),
-                                .text(metadata.toolchain), .text(metadata.buildConfiguration),
-                                .text(metadata.engineVersion), .text(metadata.harnessVersion),
-                                .text(metadata.selectionJSON), .integer(Int64(getpid()))])
-            try statement.execute()
-            return database.lastInsertRowID
+        var runID: Int64?
+        do {
+            return try write {
+                let statement = try database.prepare("""
+                    INSERT INTO run (uuid, status, started_at, git_sha, host, toolchain, build_configuration,
+                                     engine_version, harness_version, selection, pid, locked)
+                    VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                    """)
+                try statement.bind([.text(metadata.uuid), .text(metadata.startedAt),
+                                    metadata.gitSHA.map(SQLiteValue.text) ?? .null, .text(metadata.host),
+                                    .text(metadata.toolchain), .text(metadata.buildConfiguration),
+                                    .text(metadata.engineVersion), .text(metadata.harnessVersion),
+                                    .text(metadata.selectionJSON), .integer(Int64(getpid()))])
+                try statement.execute()
+                let id = database.lastInsertRowID
+                runID = id
+                if RunLocks.shared.lock(runID: id, database: path) {
+                    let locked = try database.prepare("UPDATE run SET locked = 1 WHERE id = ?")
+                    try locked.bind(1, id)
+                    try locked.execute()
+                }
+                return id
+            }
+        } catch {
+            if let runID { RunLocks.shared.unlock(runID: runID, database: path) }
+            throw error
         }
     }
 
-    /// Marks a run `aborted` (interrupted, or failed before completing).
+    /// Marks a run `aborted` (interrupted, or failed before completing) and releases its lock, even when the
+    /// marking fails (a full disk): the run is over, and the next command marks it once it can.
     public func abortRun(_ runID: Int64) throws {
+        defer { RunLocks.shared.unlock(runID: runID, database: path) }
+        try markAborted(runID)
+    }
+
+    /// The UPDATE of `abortRun`, leaving the lock alone.
+    private func markAborted(_ runID: Int64) throws {
         try write {
             let statement = try database.prepare("""
                 UPDATE run SET status = 'aborted', finished_at = ? WHERE id = ? AND status = 'running'
@@ -213,6 +236,7 @@ extension HarnessStore {
             for record in results { counts.add(record.outcome, regressions: record.regressions) }
             try markComplete(runID, counts: counts, durationMilliseconds: durationMilliseconds)
         }
+        RunLocks.shared.unlock(runID: runID, database: path)
     }
 
     /// Writes a batch of a run's results with their timing, regressions and recorded references, in one
@@ -245,6 +269,7 @@ extension HarnessStore {
             }
             try markComplete(runID, counts: counts, durationMilliseconds: durationMilliseconds)
         }
+        RunLocks.shared.unlock(runID: runID, database: path)
     }
 
     /// Sets a run's summary columns and status `complete`.
@@ -459,7 +484,7 @@ extension HarnessStore {
             values.append(ExpectedValue(
                 id: row.int64(0), device: row.text(1), orientation: row.text(2).flatMap(Orientation.init),
                 keyboard: row.text(3).flatMap(KeyboardKind.init), strategy: row.text(4),
-                step: row.isNull(5) ? nil : row.int(5), metric: row.text(6) ?? "", value: row.double(7),
+                step: row.isNull(5) ? nil : row.boundedInt(5), metric: row.text(6) ?? "", value: row.double(7),
                 tolerance: row.double(8)))
         }
         return values
@@ -489,20 +514,55 @@ public enum Timestamp {
     }
 }
 
+/// What `abortStaleRuns` did.
+public struct StaleRuns: Sendable, Equatable {
+    /// The runs marked `aborted`.
+    public var marked: [Int64] = []
+    /// Runs whose process is gone but which could not be marked now (read-only file, full disk, busy).
+    public var unmarked: [Int64] = []
+    /// Why they could not be marked.
+    public var reason: String?
+}
+
 extension HarnessStore {
-    /// Marks `aborted` every run left `running` on this host by a process that no longer exists (killed
-    /// with SIGKILL, or a crash); runs of live processes, here or on other hosts, are left alone.
-    /// Returns how many were marked.
+    /// Marks `aborted` every run left `running` by a process that is gone (killed with SIGKILL, a crash).
+    ///
+    /// A run started since migration 11 (`locked` = 1) is gone when nobody holds its lock (`RunLocks`),
+    /// whatever its host or pid says. An older one is judged as before: on this host, by whether a process
+    /// with its pid exists; a pid that cannot be a process's (NULL, 0, negative, past `pid_t`, not an
+    /// integer) counts as gone; runs of other hosts are left alone. A run that cannot be marked now (the
+    /// file is read-only, the disk is full, another writer holds the lock) is reported in `unmarked`, not
+    /// thrown: the next command tries again. Nothing read from the row can trap.
     @discardableResult
-    public func abortStaleRuns(host: String = RunEnvironment.host) throws -> Int {
-        let statement = try database.prepare("SELECT id, pid FROM run WHERE status = 'running' AND host = ?")
-        try statement.bind(1, host)
+    public func abortStaleRuns(host: String = RunEnvironment.host) throws -> StaleRuns {
+        let statement = try database.prepare("SELECT id, locked, host, pid FROM run WHERE status = 'running' ORDER BY id")
         let stale = try statement.mapRows { row -> Int64? in
-            guard !row.isNull(1) else { return row.int64(0) }  // Written before pids were recorded.
-            let pid = pid_t(row.int64(1))
-            return kill(pid, 0) == 0 || errno == EPERM ? nil : row.int64(0)
+            let id = row.int64(0)
+            if case .integer(1) = row.value(1) {
+                return RunLocks.shared.liveness(runID: id, database: path) == .gone ? id : nil
+            }
+            guard case .text(let runHost) = row.value(2), runHost == host else { return nil }
+            guard case .integer(let stored) = row.value(3), stored > 0, let pid = pid_t(exactly: stored) else {
+                return id  // No pid (written before pids were recorded) or one no process can have.
+            }
+            return kill(pid, 0) == 0 || errno == EPERM ? nil : id
         }.compactMap { $0 }
-        for id in stale { try abortRun(id) }
-        return stale.count
+        var result = StaleRuns()
+        if database.isReadOnly && !stale.isEmpty {
+            result.unmarked = stale
+            result.reason = "\(path) is opened read-only"
+            return result
+        }
+        for (index, id) in stale.enumerated() {
+            do {
+                try markAborted(id)
+                result.marked.append(id)
+            } catch let error as HarnessError {
+                result.unmarked = Array(stale[index...])
+                result.reason = error.message
+                break
+            }
+        }
+        return result
     }
 }
