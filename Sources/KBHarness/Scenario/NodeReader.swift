@@ -216,24 +216,24 @@ struct NodeReader {
             return nil
         }
         guard value.isFinite else {
-            fail(node, path, "expected a finite number, found '\(text)'")
+            fail(node, path, "expected a finite number, found '\(text.echoed)'")
             return nil
         }
         guard abs(value) <= 1e6 else {
-            fail(node, path, "\(text) is out of range: at most 1000000 points")
+            fail(node, path, "\(text.echoed) is out of range: at most 1000000 points")
             return nil
         }
         switch rule {
         case .finite:
             break
         case .nonNegative where value < 0:
-            fail(node, path, "must not be negative, found \(text)")
+            fail(node, path, "must not be negative, found \(text.echoed)")
             return nil
         case .positive where value <= 0:
-            fail(node, path, "must be more than 0, found \(text)")
+            fail(node, path, "must be more than 0, found \(text.echoed)")
             return nil
         case .fraction where value < 0 || value > 1:
-            fail(node, path, "must be between 0 and 1, found \(text)")
+            fail(node, path, "must be between 0 and 1, found \(text.echoed)")
             return nil
         default:
             break
@@ -302,7 +302,7 @@ struct NodeReader {
             return nil
         }
         if let value = Choice(rawValue: scalar.string), names.contains(scalar.string) { return value }
-        fail(node, path, "expected one of \(NodeReader.list(names)), found '\(scalar.string)'"
+        fail(node, path, "expected one of \(NodeReader.list(names)), found '\(scalar.string.echoed)'"
              + Spelling.didYouMean(scalar.string, names))
         return nil
     }
@@ -371,6 +371,17 @@ extension Located: Sendable where Value: Sendable {}
 extension Located: Equatable where Value: Equatable {}
 extension Located: Hashable where Value: Hashable {}
 
+extension String {
+    /// The most characters of a value from a file that a message repeats: enough to recognise it, never a
+    /// flood (a 1.3 MB id would otherwise be printed once per error that names it).
+    static let maximumEcho = 80
+
+    /// The string as a message repeats it: its first 80 characters, then `…` when it is longer.
+    var echoed: String {
+        count <= String.maximumEcho ? self : String(prefix(String.maximumEcho)) + "…"
+    }
+}
+
 /// Spelling suggestions for unknown names.
 public enum Spelling {
     /// Levenshtein edit distance (insertions, deletions, substitutions) over Unicode scalars.
@@ -391,14 +402,53 @@ public enum Spelling {
         return previous[b.count]
     }
 
-    /// The closest candidate within edit distance 2 (the first one on ties), if any.
+    /// The longest word a suggestion is looked for: no name of the formats comes near it, and edit distance
+    /// costs the product of the two lengths, so a pasted blob (a 1.3 MB id) gets no suggestion, not hours.
+    public static let maximumCompared = 64
+
+    /// The closest candidate within edit distance 2 (the first one on ties), if any; words and candidates
+    /// longer than `maximumCompared` are not compared.
     public static func suggestion(for word: String, among candidates: [String]) -> String? {
+        let a = Array(word.unicodeScalars.prefix(maximumCompared + 1))
+        guard a.count <= maximumCompared else { return nil }
         var best: (name: String, distance: Int)?
-        for candidate in candidates where candidate != word {
-            let d = distance(word, candidate)
-            if d <= 2, d < (best?.distance ?? .max) { best = (candidate, d) }
+        for candidate in candidates {
+            let b = Array(candidate.unicodeScalars.prefix(maximumCompared + 1))
+            // Lengths more than 2 apart are more than 2 edits apart.
+            guard b.count <= maximumCompared, abs(a.count - b.count) <= 2, a != b else { continue }
+            if let d = distance(a, b, atMost: min(2, (best?.distance ?? 3) - 1)) { best = (candidate, d) }
         }
         return best?.name
+    }
+
+    /// The edit distance of `a` and `b` when it is at most `limit`, else nil: only the diagonal band of
+    /// width 2 × `limit` + 1 is computed, so a comparison costs its length times a constant.
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost limit: Int) -> Int? {
+        guard limit >= 0, abs(a.count - b.count) <= limit else { return nil }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        let outside = limit + 1
+        var previous = (0...b.count).map { $0 <= limit ? $0 : outside }
+        var current = [Int](repeating: outside, count: b.count + 1)
+        for i in 1...a.count {
+            let low = max(1, i - limit), high = min(b.count, i + limit)
+            current[0] = i <= limit ? i : outside
+            if low > 1 { current[low - 1] = outside }
+            var smallest = current[0]
+            if low <= high {
+                for j in low...high {
+                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                    let deletion = j <= i - 1 + limit ? previous[j] + 1 : outside
+                    let insertion = j - 1 >= i - limit ? current[j - 1] + 1 : outside
+                    current[j] = min(substitution, deletion, insertion, outside)
+                    smallest = min(smallest, current[j])
+                }
+            }
+            if high < b.count { current[high + 1] = outside }
+            // Every later row is at least this row's smallest value.
+            if smallest > limit { return nil }
+            swap(&previous, &current)
+        }
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 
     /// `; did you mean 'X'?` when a close candidate exists, else the empty string.

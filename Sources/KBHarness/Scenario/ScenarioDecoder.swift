@@ -122,9 +122,11 @@ struct ScenarioDecoder {
         let top = reader.location(of: node)
 
         let key = reader.string(fields, "key", required: true)
-        if let key, !Identifier.isScenarioKey(key) {
+        if let key, let problem = Identifier.lengthProblem(key, "scenario key") {
+            reader.fail(fields["key"]!, "key", problem)
+        } else if let key, !Identifier.isScenarioKey(key) {
             reader.fail(fields["key"]!, "key",
-                        "'\(key)' is not a valid scenario key: lower-case letters, digits and / _ . -, starting with a letter or digit")
+                        "'\(key.echoed)' is not a valid scenario key: lower-case letters, digits and / _ . -, starting with a letter or digit")
         }
         let title = reader.string(fields, "title", required: true)
         if let title, title.allSatisfy(\.isWhitespace) {
@@ -134,7 +136,7 @@ struct ScenarioDecoder {
         var tags: [String] = []
         for tag in reader.strings(fields, "tags") ?? [] {
             if tag.value.isEmpty || tag.value.contains(where: \.isWhitespace) {
-                reader.fail(at: tag.location, "tags", "'\(tag.value)' is not a valid tag: no spaces, not empty")
+                reader.fail(at: tag.location, "tags", "'\(tag.value.echoed)' is not a valid tag: no spaces, not empty")
             } else {
                 tags.append(tag.value)
             }
@@ -188,7 +190,7 @@ struct ScenarioDecoder {
             controller.extendedLayoutIncludesOpaqueBars = reader.bool(spec, "extendedLayoutIncludesOpaqueBars") ?? false
             if let name = reader.string(spec, "class") {
                 if name.isEmpty || name.contains(where: \.isWhitespace) {
-                    reader.fail(spec["class"]!, spec.path("class"), "'\(name)' is not a class name")
+                    reader.fail(spec["class"]!, spec.path("class"), "'\(name.echoed)' is not a class name")
                 } else {
                     controller.className = name
                 }
@@ -285,7 +287,7 @@ struct ScenarioDecoder {
             for anchor in [spec.first, spec.second].compactMap({ $0 }) {
                 guard let id = anchor.item.viewID else { continue }
                 guard let info = ids[id] else {
-                    reader.fail(item.node, item.path, "no view '\(id)'"
+                    reader.fail(item.node, item.path, "no view '\(id.echoed)'"
                                 + Spelling.didYouMean(id, ids.keys.sorted() + LayoutConstraintParser.keywords))
                     known = false
                     continue
@@ -295,7 +297,7 @@ struct ScenarioDecoder {
                 default: continue
                 }
                 if !info.kind.isScrollView {
-                    reader.fail(item.node, item.path, "'\(id)' is a \(info.kind.rawValue); only scroll views have "
+                    reader.fail(item.node, item.path, "'\(id.echoed)' is a \(info.kind.rawValue); only scroll views have "
                                 + "a contentLayoutGuide and a frameLayoutGuide")
                     known = false
                 }
@@ -330,7 +332,7 @@ struct ScenarioDecoder {
         var misplaced: [String] = []
         for id in reader.strings(fields, "misplaced") ?? [] {
             if ids[id.value] == nil {
-                reader.fail(at: id.location, fields.path("misplaced"), "no view '\(id.value)'")
+                reader.fail(at: id.location, fields.path("misplaced"), "no view '\(id.value.echoed)'")
             } else {
                 misplaced.append(id.value)
             }
@@ -372,8 +374,12 @@ struct ScenarioDecoder {
 
     private mutating func register(_ id: String, kind: ViewKind, node: Node, field: String, unfocusable: String?) {
         let location = reader.location(of: node)
+        if let problem = Identifier.lengthProblem(id, "view id") {
+            reader.fail(node, field, problem)
+            return
+        }
         if !Identifier.isViewID(id) {
-            reader.fail(node, field, "'\(id)' is not a valid view id: letters, digits and _ . -, starting with a letter or digit")
+            reader.fail(node, field, "'\(id.echoed)' is not a valid view id: letters, digits and _ . -, starting with a letter or digit")
             return
         }
         if ScenarioDecoder.reservedIDs.contains(id) {
@@ -382,7 +388,7 @@ struct ScenarioDecoder {
         }
         if let first = ids[id] {
             let place = first.location.file == location.file ? "line \(first.location.line)" : first.location.description
-            reader.fail(node, field, "duplicate view id '\(id)' (first used at \(place))")
+            reader.fail(node, field, "duplicate view id '\(id.echoed)' (first used at \(place))")
             return
         }
         ids[id] = ViewIDInfo(kind: kind, location: location, unfocusableReason: unfocusable)
@@ -481,7 +487,7 @@ struct ScenarioDecoder {
 
         var hidden = hiddenAncestor
         if hidden == nil, let id, view.isHidden || view.alpha == 0 {
-            hidden = "it is inside '\(id)', which is \(view.isHidden ? "hidden" : "transparent (alpha 0)")"
+            hidden = "it is inside '\(id.echoed)', which is \(view.isHidden ? "hidden" : "transparent (alpha 0)")"
         }
         if let id, let idNode = fields["id"] {
             var reason: String?
@@ -503,7 +509,7 @@ struct ScenarioDecoder {
                 let fieldID = id + ".field"
                 if let clash = ids[fieldID] {
                     reader.fail(idNode, fields.path("id"),
-                                "search bar '\(id)' creates '\(fieldID)', which is already a view id (line \(clash.location.line))")
+                                "search bar '\(id.echoed)' creates '\(fieldID.echoed)', which is already a view id (line \(clash.location.line))")
                 } else if ids[id] != nil {
                     ids[fieldID] = ViewIDInfo(kind: .searchTextField, location: reader.location(of: idNode),
                                               unfocusableReason: reason)
@@ -641,7 +647,7 @@ struct ScenarioDecoder {
         for item in reader.items(fields, "mask") ?? [] {
             guard let name = reader.string(item.node, at: item.path) else { continue }
             guard let option = AutoresizingMask.named.first(where: { $0.name == name })?.option else {
-                reader.fail(item.node, item.path, "expected one of \(NodeReader.list(names)), found '\(name)'"
+                reader.fail(item.node, item.path, "expected one of \(NodeReader.list(names)), found '\(name.echoed)'"
                             + Spelling.didYouMean(name, names))
                 continue
             }
@@ -975,7 +981,7 @@ struct ScenarioDecoder {
         guard let values = reader.strings(fields, key) else { return nil }
         var seen = Set<String>()
         for value in values where !seen.insert(value.value).inserted {
-            reader.fail(at: value.location, fields.path(key), "'\(value.value)' is listed twice")
+            reader.fail(at: value.location, fields.path(key), "'\(value.value.echoed)' is listed twice")
         }
         if values.isEmpty {
             reader.fail(at: fields.location(of: key), fields.path(key),
@@ -1020,7 +1026,7 @@ struct ScenarioDecoder {
             if ScenarioDecoder.valuedSteps.contains(name) {
                 reader.fail(node, path, "'\(name)' needs a value, e.g. '- \(ScenarioDecoder.example(name))'")
             } else {
-                reader.fail(node, path, "unknown step '\(name)'\(Spelling.didYouMean(name, ScenarioDecoder.stepNames))")
+                reader.fail(node, path, "unknown step '\(name.echoed)'\(Spelling.didYouMean(name, ScenarioDecoder.stepNames))")
             }
             return nil
         }
@@ -1056,7 +1062,7 @@ struct ScenarioDecoder {
                 case "hide": return .keyboard(.hide)
                 default:
                     reader.fail(value, fields.path("keyboard"),
-                                "expected 'show', 'hide', {kind: …} or {frame: {x, y, width, height}}, found '\(scalar.string)'"
+                                "expected 'show', 'hide', {kind: …} or {frame: {x, y, width, height}}, found '\(scalar.string.echoed)'"
                                 + Spelling.didYouMean(scalar.string, ["show", "hide"]))
                     return nil
                 }
@@ -1082,7 +1088,7 @@ struct ScenarioDecoder {
                 return .caret(scalar.string == "start" ? .start : .end)
             }
             if case .scalar(let scalar) = value, Double(scalar.string) == nil {
-                reader.fail(value, fields.path("caret"), "expected 'start', 'end' or the caret line's y in the text (points), found '\(scalar.string)'"
+                reader.fail(value, fields.path("caret"), "expected 'start', 'end' or the caret line's y in the text (points), found '\(scalar.string.echoed)'"
                             + Spelling.didYouMean(scalar.string, ["start", "end"]))
                 return nil
             }
@@ -1110,11 +1116,11 @@ struct ScenarioDecoder {
         guard let info = ids[id] else {
             let inputs = ids.filter { $0.value.kind.isTextInputView || $0.value.kind == .searchTextField }.keys.sorted()
             let suggestion = Spelling.suggestion(for: id, among: inputs) ?? Spelling.suggestion(for: id, among: ids.keys.sorted())
-            reader.fail(node, field, "no view '\(id)' in this scenario" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            reader.fail(node, field, "no view '\(id.echoed)' in this scenario" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
             return false
         }
         if let reason = info.unfocusableReason {
-            reader.fail(node, field, "'\(id)' cannot be focused: \(reason)")
+            reader.fail(node, field, "'\(id.echoed)' cannot be focused: \(reason)")
             return false
         }
         return true
@@ -1178,14 +1184,14 @@ struct ScenarioDecoder {
         if let property = properties.first(where: { name.hasSuffix("." + $0.rawValue) }) {
             let id = String(name.dropLast(property.rawValue.count + 1))
             guard let info = ids[id] else {
-                reader.fail(node, field, "unknown view '\(id)' in metric '\(name)'\(Spelling.didYouMean(id, ids.keys.sorted()))")
+                reader.fail(node, field, "unknown view '\(id.echoed)' in metric '\(name.echoed)'\(Spelling.didYouMean(id, ids.keys.sorted()))")
                 return nil
             }
             let scrollProperty = [.contentOffsetX, .contentOffsetY, .contentInsetTop, .contentInsetBottom,
                                   .indicatorInsetBottom].contains(property)
             if scrollProperty, !info.kind.isScrollView {
                 reader.fail(node, field,
-                            "'\(id)' is a \(info.kind.rawValue); \(property.rawValue) applies to scroll views, tables, collections and text views")
+                            "'\(id.echoed)' is a \(info.kind.rawValue); \(property.rawValue) applies to scroll views, tables, collections and text views")
                 return nil
             }
             return .view(id, property)
@@ -1193,12 +1199,12 @@ struct ScenarioDecoder {
         // The longest known id followed by a dot names the view; the rest is an unknown property.
         if let id = ids.keys.filter({ name.hasPrefix($0 + ".") }).max(by: { $0.count < $1.count }) {
             let property = String(name.dropFirst(id.count + 1))
-            reader.fail(node, field, "unknown property '\(property)' of view '\(id)'"
+            reader.fail(node, field, "unknown property '\(property.echoed)' of view '\(id.echoed)'"
                         + Spelling.didYouMean(property, properties.map(\.rawValue)))
             return nil
         }
         let names = Metric.global.map(\.name)
-        reader.fail(node, field, "unknown metric '\(name)'" + Spelling.didYouMean(name, names)
+        reader.fail(node, field, "unknown metric '\(name.echoed)'" + Spelling.didYouMean(name, names)
                     + (Spelling.suggestion(for: name, among: names) == nil
                         ? " (metrics: \(names.joined(separator: ", ")), or <viewId>.<property>)" : ""))
         return nil

@@ -63,7 +63,7 @@ public struct ScenarioLibrary: Sendable {
             if let first = deviceIndex[device.key] {
                 let place = ScenarioLibrary.place(keptDevices[first].source, from: device.source)
                 errors.add(ScenarioFileError(at: device.source, field: "key",
-                                             message: "duplicate device key '\(device.key)' (first defined at \(place))"))
+                                             message: "duplicate device key '\(device.key.echoed)' (first defined at \(place))"))
                 continue
             }
             deviceIndex[device.key] = keptDevices.count
@@ -75,7 +75,7 @@ public struct ScenarioLibrary: Sendable {
             if let first = scenarioIndex[scenario.key] {
                 let place = ScenarioLibrary.place(keptScenarios[first].source, from: scenario.source)
                 errors.add(ScenarioFileError(at: scenario.source, field: "key",
-                                             message: "duplicate scenario key '\(scenario.key)' (first defined at \(place))"))
+                                             message: "duplicate scenario key '\(scenario.key.echoed)' (first defined at \(place))"))
                 continue
             }
             scenarioIndex[scenario.key] = keptScenarios.count
@@ -314,11 +314,11 @@ public struct ScenarioLibrary: Sendable {
         }
         for (index, key) in (matrix.devices ?? []).enumerated() where device(key.value) == nil {
             fail(key.location, "matrix.devices[\(index)]",
-                 "unknown device '\(key.value)'\(Spelling.didYouMean(key.value, deviceKeys))")
+                 "unknown device '\(key.value.echoed)'\(Spelling.didYouMean(key.value, deviceKeys))")
         }
         for (index, key) in (matrix.strategies ?? []).enumerated() where !strategies.contains(key.value) {
             fail(key.location, "matrix.strategies[\(index)]",
-                 "unknown strategy '\(key.value)'\(Spelling.didYouMean(key.value, strategies)) (known: \(strategies.joined(separator: ", ")))")
+                 "unknown strategy '\(key.value.echoed)'\(Spelling.didYouMean(key.value, strategies)) (known: \(strategies.joined(separator: ", ")))")
         }
         let selected = devices(for: scenario)
         let orientations = orientations(for: scenario)
@@ -331,7 +331,7 @@ public struct ScenarioLibrary: Sendable {
                 let missing = orientations.filter { device.keyboardHeight(kind, $0) == nil }
                 if !missing.isEmpty {
                     fail(matrix.location, "matrix.keyboards",
-                         "device '\(device.key)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", ")))")
+                         "device '\(device.key.echoed)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", ")))")
                 }
             }
         }
@@ -341,7 +341,7 @@ public struct ScenarioLibrary: Sendable {
                 let missing = orientations.filter { device.keyboardHeight(kind, $0) == nil }
                 if !missing.isEmpty {
                     fail(step.location, "steps[\(index)].keyboard.kind",
-                         "device '\(device.key)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", "))); restrict matrix.devices")
+                         "device '\(device.key.echoed)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", "))); restrict matrix.devices")
                 }
             }
         }
@@ -350,20 +350,20 @@ public struct ScenarioLibrary: Sendable {
         for (index, issue) in scenario.knownIssues.enumerated() {
             let field = "knownIssues[\(index)]"
             for key in issue.devices ?? [] where device(key) == nil {
-                fail(issue.location, "\(field).devices", "unknown device '\(key)'\(Spelling.didYouMean(key, deviceKeys))")
+                fail(issue.location, "\(field).devices", "unknown device '\(key.echoed)'\(Spelling.didYouMean(key, deviceKeys))")
             }
             if let strategy = issue.strategy, !selectedStrategies.contains(strategy) {
                 fail(issue.location, "\(field).strategy",
-                     "strategy '\(strategy)' does not run this scenario\(Spelling.didYouMean(strategy, selectedStrategies))")
+                     "strategy '\(strategy.echoed)' does not run this scenario\(Spelling.didYouMean(strategy, selectedStrategies))")
             }
         }
         for (index, expectation) in scenario.expectations.enumerated() {
             let field = "expect[\(index)]"
             for key in expectation.devices ?? [] {
                 if device(key) == nil {
-                    fail(expectation.location, "\(field).device", "unknown device '\(key)'\(Spelling.didYouMean(key, deviceKeys))")
+                    fail(expectation.location, "\(field).device", "unknown device '\(key.echoed)'\(Spelling.didYouMean(key, deviceKeys))")
                 } else if !selectedKeys.contains(key) {
-                    fail(expectation.location, "\(field).device", "device '\(key)' is not in this scenario's matrix")
+                    fail(expectation.location, "\(field).device", "device '\(key.echoed)' is not in this scenario's matrix")
                 }
             }
             if let orientation = expectation.orientation, !orientations.contains(orientation) {
@@ -381,7 +381,7 @@ public struct ScenarioLibrary: Sendable {
             }
             if let strategy = expectation.strategy, !selectedStrategies.contains(strategy) {
                 fail(expectation.location, "\(field).strategy",
-                     "strategy '\(strategy)' is not in this scenario's matrix\(Spelling.didYouMean(strategy, selectedStrategies))")
+                     "strategy '\(strategy.echoed)' is not in this scenario's matrix\(Spelling.didYouMean(strategy, selectedStrategies))")
             }
         }
         if checkLayouts {

@@ -118,12 +118,12 @@ enum SourceDocument {
             let key = duplicates.first ?? "?"
             let first = context.mark
             if let second = secondOccurrence(of: key, after: first, in: text) {
-                var error = located(second.line, second.column, "duplicate key '\(key)' (first given at line \(first.line))")
+                var error = located(second.line, second.column, "duplicate key '\(key.echoed)' (first given at line \(first.line))")
                 // Only a key in the first column is known to be a top-level field; deeper, the path is unknown here.
                 if first.column == 1 { error.field = key }
                 return error
             }
-            return located(first, "duplicate key '\(key)' in this mapping")
+            return located(first, "duplicate key '\(key.echoed)' in this mapping")
         default:
             return ScenarioFileError(file: file, line: 1, column: 1, field: "", message: "cannot parse: \(error)")
         }

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import KBHarness
+
+/// `kbharness import` of a file in a scratch directory against a copy of the corpus's seeded database: what it
+/// printed, and whether the database's bytes are still exactly those it had.
+func importRefusal(_ scratch: Scratch, _ paths: [String]) throws -> (result: ProcessResult, unchanged: Bool) {
+    let database = scratch.file("kbharness.sqlite")
+    if !FileManager.default.fileExists(atPath: database) {
+        try FileManager.default.copyItem(atPath: try BadInputCorpusTests.seededDatabase.get(), toPath: database)
+    }
+    let before = DatabaseBytes(database)
+    let logical = try BadInputCorpusTests.logicalDump(database)
+    let result = try kbharness(["import"] + paths + ["--db", database], in: scratch.path)
+    let logicalAfter = try BadInputCorpusTests.logicalDump(database)
+    let unchanged = DatabaseBytes(database) == before && !FileManager.default.fileExists(atPath: database + "-shm")
+        && logicalAfter == logical
+    return (result, unchanged)
+}
+
+/// Files made to hurt the importer: keys that expand, ids of megabytes, numbers where steps go, merge keys.
+/// Each is refused with its place and a message that says what to change, and none takes long: there are no
+/// timed assertions, only that the process finishes and refuses.
+@Suite struct HostileInputTests {
+    @Test func idsOfMegabytesAreRefusedAtTheirLengthAndNeverEchoedWhole() throws {
+        // Two 1.3 MB ids, 2.6 MB in all: the view's and the one a step focuses, one character apart.
+        let long = String(repeating: "a", count: 1_300_000)
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("long.yaml", """
+            key: t/long-ids
+            title: Long ids
+            views:
+              - {id: \(long)b, kind: textField, frame: {left: 20, right: 20, top: 100, height: 30}}
+            steps:
+              - focus: \(long)c
+            """)
+        let (result, unchanged) = try importRefusal(scratch, ["long.yaml"])
+        #expect(result.status == 65)
+        #expect(unchanged)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let shown = String(repeating: "a", count: 80) + "…"
+        #expect(lines == [
+            "kbharness: error: long.yaml:4:10: views[0].id: the view id '\(shown)' is 1300001 characters long; a view id has at most 200",
+            "kbharness: error: long.yaml:6:12: steps[0].focus: no view '\(shown)' in this scenario",
+        ])
+        // Exactly 200 is an id; a scenario key and a device key have the same bound.
+        let two = String(repeating: "x", count: 200)
+        #expect(decodingErrors("key: t/a\ntitle: T\nviews: [{id: \(two), kind: view}]\n").isEmpty)
+        let key = decodingErrors("key: t/\(two)\ntitle: T\n")
+        #expect(key.first?.message.hasSuffix("is 202 characters long; a scenario key has at most 200") == true, "\(key)")
+        let device = decodingErrors("devices:\n  - {key: \(two)x, name: D}\n")
+        #expect(device.first?.message.hasSuffix("is 201 characters long; a device key has at most 200") == true, "\(device)")
+    }
+
+    @Test func unknownNamesOfAnyLengthAreEchoedShortAndSuggestedOnlyWhenShort() {
+        let key = String(repeating: "k", count: 100_000)
+        // YAML's implicit keys stop at 1024 characters; an explicit one has no bound.
+        let errors = decodingErrors("key: t/a\ntitle: T\n? \(key)\n: 1\n")
+        let shown = String(repeating: "k", count: 80) + "…"
+        #expect(errors.map(\.description) == ["scenario.yaml:3:3: \(shown): unknown field '\(shown)'"])
+        #expect(Spelling.suggestion(for: "titel", among: ["title"]) == "title")
+        let sixtyFour = String(repeating: "v", count: 63)
+        #expect(Spelling.suggestion(for: sixtyFour + "w", among: [sixtyFour + "x"]) == sixtyFour + "x")
+        #expect(Spelling.suggestion(for: sixtyFour + "ww", among: [sixtyFour + "wx"]) == nil, "65 characters are not compared")
+        #expect(Spelling.suggestion(for: "abc", among: ["abd", "abe"]) == "abd", "the first on ties")
+    }
+
+    @Test func theBandedDistanceAgreesWithTheFullOneUpToTwo() {
+        var random = SplitMix64(seed: 15)
+        let alphabet = Array("abcé".unicodeScalars)
+        for _ in 0..<3000 {
+            let a = (0..<random.below(9)).map { _ in alphabet[random.below(alphabet.count)] }
+            var b = a
+            for _ in 0..<random.below(4) {
+                switch random.below(3) {
+                case 0 where !b.isEmpty: b.remove(at: random.below(b.count))
+                case 1: b.insert(alphabet[random.below(alphabet.count)], at: random.below(b.count + 1))
+                default: if !b.isEmpty { b[random.below(b.count)] = alphabet[random.below(alphabet.count)] }
+                }
+            }
+            let full = Spelling.distance(String(String.UnicodeScalarView(a)), String(String.UnicodeScalarView(b)))
+            for limit in 0...2 {
+                #expect(Spelling.distance(a, b, atMost: limit) == (full <= limit ? full : nil), "\(a) \(b) \(limit)")
+            }
+        }
+    }
+}
