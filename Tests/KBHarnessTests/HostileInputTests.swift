@@ -22,6 +22,85 @@ func importRefusal(_ scratch: Scratch, _ paths: [String]) throws -> (result: Pro
 /// Each is refused with its place and a message that says what to change, and none takes long: there are no
 /// timed assertions, only that the process finishes and refuses.
 @Suite struct HostileInputTests {
+    /// The 713-byte file that hung `import`: lists ten wide and eleven deep, the deepest an alias used as a key.
+    static let aliasKeyBomb: String = {
+        var lines = ["l0: &l0 [a, a, a, a, a, a, a, a, a, a]"]
+        for level in 1...11 {
+            lines.append("l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ") + "]")
+        }
+        return (lines + ["? *l11", ": 1"]).joined(separator: "\n") + "\n"
+    }()
+
+    @Test func anAliasUsedAsAMappingKeyIsRefusedBeforeYamsHashesItsExpansion() throws {
+        #expect(Self.aliasKeyBomb.utf8.count == 713)
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("bomb.yaml", Self.aliasKeyBomb)
+        let (result, unchanged) = try importRefusal(scratch, ["bomb.yaml"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr == "kbharness: error: bomb.yaml:13:3: an alias (*l11) cannot be a mapping key; keys are plain strings\n")
+        #expect(unchanged)
+    }
+
+    @Test func everySpellingOfAnAliasOrACollectionAsAKeyIsRefused() {
+        let lists = Self.aliasKeyBomb.components(separatedBy: "? *l11")[0]
+        // Implicit, flow and explicit keys; an alias inside a list key; Windows and old-Mac line ends, and YAML's
+        // other line breaks, which move libyaml's line count where a text scan would not.
+        let cases: [(text: String, line: Int, column: Int, field: String, fragment: String)] = [
+            (lists + "*l11 : 1\n", 13, 1, "", "an alias (*l11) cannot be a mapping key"),
+            (lists + "m: {*l11 : 1}\n", 13, 5, "m", "an alias (*l11) cannot be a mapping key"),
+            (lists + "m:\n  - ? [x, *l11]\n    : 1\n", 14, 7, "m[0]", "a mapping key must be a plain string, found a list"),
+            (lists + "? {a: *l11}\n: 1\n", 13, 3, "", "a mapping key must be a plain string, found a mapping"),
+            (lists.replacingOccurrences(of: "\n", with: "\r\n") + "? *l11\r\n: 1\r\n", 13, 3, "", "an alias (*l11)"),
+            (lists.replacingOccurrences(of: "\n", with: "\r") + "? *l11\r: 1\r", 13, 3, "", "an alias (*l11)"),
+            (lists.replacingOccurrences(of: "\n", with: "\u{2028}") + "? *l11\n: 1\n", 13, 3, "", "an alias (*l11)"),
+            ("name: &n title\n*n : 2\n", 2, 1, "", "an alias (*n) cannot be a mapping key"),
+        ]
+        for (text, line, column, field, fragment) in cases {
+            let errors = decodingErrors(text, file: "k.yaml")
+            let first = errors.first
+            #expect(first.map { "\($0.line):\($0.column) \($0.field)" } == "\(line):\(column) \(field)", "\(errors) for \(text.suffix(30))")
+            #expect(first?.message.contains(fragment) == true, "\(errors)")
+        }
+    }
+
+    @Test func aliasesOfWholeValuesStillWork() throws {
+        let loaded = try scenario("""
+            key: t/anchors
+            title: Anchors
+            views:
+              - {id: form, kind: scrollView, contentSize: &size {height: 900}, views: [{id: a, kind: textField, frame: &row {left: 20, right: 20, top: 10, height: 30}}]}
+              - {id: other, kind: scrollView, contentSize: *size, views: [{id: b, kind: textField, frame: *row}]}
+            steps: [{focus: a}, next]
+            """)
+        #expect(loaded.views.count == 2)
+        #expect(loaded.views[1].scroll?.contentHeight == 900)
+        #expect(loaded.views[1].children[0].frame.top == 10)
+    }
+
+    @Test func mergeKeysAreRefusedByName() {
+        let errors = decodingErrors("""
+            key: t/merge
+            title: Merge
+            base: &base {kind: textField, frame: {left: 20, right: 20, top: 100, height: 30}}
+            views:
+              - {<<: *base, id: a}
+            """)
+        let merge = errors.first { $0.field == "views[0].<<" }
+        #expect(merge?.message == "YAML merge keys (<<) are not supported; write the fields out (an alias of a whole value works)")
+        #expect(merge.map { "\($0.line):\($0.column)" } == "5:6")
+        #expect(!errors.contains { $0.message.contains("did you mean 'id'") }, "\(errors)")
+        let values = decodingErrors("""
+            key: t/merge
+            title: Merge
+            views: [{id: a, kind: textField}]
+            steps: [{focus: a}]
+            expect:
+              - {step: 1, values: {<<: {gap: 1}}}
+            """)
+        #expect(values.map(\.description) == ["scenario.yaml:6:24: expect[0].values.<<: " + NodeReader.mergeKeyMessage])
+    }
+
     @Test func idsOfMegabytesAreRefusedAtTheirLengthAndNeverEchoedWhole() throws {
         // Two 1.3 MB ids, 2.6 MB in all: the view's and the one a step focuses, one character apart.
         let long = String(repeating: "a", count: 1_300_000)

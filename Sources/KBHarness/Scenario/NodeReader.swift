@@ -103,6 +103,16 @@ struct NodeReader {
         }
     }
 
+    /// Why `<<:` is refused. Yams keeps a merge key as an ordinary key, and merging by hand would need the
+    /// same rules in every place that reads a mapping (the `kind` looked up before a view is opened, too).
+    static let mergeKeyMessage = "YAML merge keys (<<) are not supported; write the fields out (an alias of a whole value works)"
+
+    /// Whether a key is YAML's merge key `<<`, written plainly.
+    static func isMergeKey(_ node: Node) -> Bool {
+        guard case .scalar(let scalar) = node else { return false }
+        return scalar.style == .plain && scalar.string == "<<"
+    }
+
     private mutating func spend() -> Bool {
         if budget > 0 { budget -= 1; return true }
         if !exhausted {
@@ -137,12 +147,16 @@ struct NodeReader {
             }
             let key = scalar.string
             let keyLocation = location(of: keyNode)
+            if NodeReader.isMergeKey(keyNode) {
+                fail(at: keyLocation, base + key.echoed, NodeReader.mergeKeyMessage)
+                continue
+            }
             if !allowed.contains(key) {
                 if let reason = elsewhere[key] {
-                    fail(at: keyLocation, base + key, "'\(key)' is not allowed here: \(reason)")
+                    fail(at: keyLocation, base + key.echoed, "'\(key.echoed)' is not allowed here: \(reason)")
                 } else {
-                    fail(at: keyLocation, base + key,
-                         "unknown field '\(key)'\(Spelling.didYouMean(key, allowed))")
+                    fail(at: keyLocation, base + key.echoed,
+                         "unknown field '\(key.echoed)'\(Spelling.didYouMean(key, allowed))")
                 }
                 continue
             }

@@ -1156,7 +1156,11 @@ struct ScenarioDecoder {
             if case .mapping(let mapping) = valuesNode {
                 for (keyNode, valueNode) in mapping {
                     let name = keyNode.scalar?.string ?? ""
-                    let field = fields.path("values.\(name)")
+                    let field = fields.path("values.\(name.echoed)")
+                    if NodeReader.isMergeKey(keyNode) {
+                        reader.fail(keyNode, field, NodeReader.mergeKeyMessage)
+                        continue
+                    }
                     guard let metric = parseMetric(name, node: keyNode, field: field) else { continue }
                     if let value = reader.number(valueNode, at: field) {
                         values.append(ExpectedMetric(metric: metric, value: value, location: reader.location(of: keyNode)))

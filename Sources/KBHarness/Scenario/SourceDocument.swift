@@ -33,6 +33,7 @@ enum SourceDocument {
         // libyaml rejects tabs used as indentation, which is common in JSON; a tab and a space
         // occupy one column each, so this keeps every reported line:column exact.
         let source = file.lowercased().hasSuffix(".json") ? text.replacingOccurrences(of: "\t", with: " ") : text
+        try refuseComplexKeys(source, file: file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: source)
@@ -46,6 +47,100 @@ enum SourceDocument {
                                     message: "the file is empty: expected a mapping with the scenario or device fields")
         }
         return root
+    }
+
+    /// Refuses an alias or a list or mapping used as a mapping key, before Yams composes the file for real.
+    ///
+    /// Yams' duplicate-key check hashes every key of a mapping with its aliases expanded, before any node
+    /// budget can apply: a 713-byte file whose key is an alias of lists ten wide and eleven deep hashes 10^11
+    /// scalars. Keys in these formats are plain strings, so such keys are refused, found on a first
+    /// composition of the text in which each alias's `*` is replaced by U+FDD0, a non-character no valid
+    /// file holds: the alias becomes a plain scalar that expands nothing and still says what it was. Line
+    /// and column stay those of the file (one scalar for one). Only text that may hold an alias pays for it.
+    static func refuseComplexKeys(_ text: String, file: String) throws(ScenarioFileError) {
+        // An alias starts a node: after a line start, a space or a flow or block indicator, and libyaml
+        // names it with [0-9A-Za-z_-]. Replacing a `*` that is not one only changes the first pass's text.
+        func isAlias(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar, before next: Unicode.Scalar?) -> Bool {
+            scalar == "*" && " \t\n\r[{,?:-".unicodeScalars.contains(previous) && next.map(isAnchorCharacter) == true
+        }
+        let scalars = Array(text.unicodeScalars)
+        var neutral = String.UnicodeScalarView()
+        var found = false
+        for index in scalars.indices {
+            let previous: Unicode.Scalar = index == 0 ? "\n" : scalars[index - 1]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if isAlias(scalars[index], after: previous, before: next) {
+                if !found {
+                    found = true
+                    neutral.append(contentsOf: scalars[..<index])
+                }
+                neutral.append(aliasMarker)
+            } else if found {
+                neutral.append(scalars[index])
+            }
+        }
+        guard found else { return }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: String(neutral))
+        } catch let error as YamlError {
+            // The same text but for aliases, which only values may hold: its syntax errors are the file's.
+            throw convert(error, text: text, file: file)
+        } catch {
+            throw ScenarioFileError(file: file, line: 1, column: 1, field: "", message: "cannot parse: \(error)")
+        }
+        guard let root else { return }
+        // An explicit stack (libyaml bounds nesting at 1,000 levels anyway); a path is built only for the error.
+        var parts: [(parent: Int, name: String)] = [(-1, "")]
+        var stack: [(node: Node, part: Int)] = [(root, 0)]
+        func path(_ part: Int) -> String {
+            var names: [String] = []
+            var index = part
+            while index > 0 {
+                names.append(parts[index].name)
+                index = parts[index].parent
+            }
+            return names.reversed().reduce("") { path, name in
+                path.isEmpty || name.hasPrefix("[") ? path + name : path + "." + name
+            }
+        }
+        while let (node, part) = stack.popLast() {
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    let mark = key.mark
+                    let (line, column) = (max(mark?.line ?? 1, 1), max(mark?.column ?? 1, 1))
+                    guard case .scalar(let scalar) = key else {
+                        throw ScenarioFileError(file: file, line: line, column: column, field: path(part),
+                                                message: "a mapping key must be a plain string, found \(NodeReader.describe(key))")
+                    }
+                    if scalar.style == .plain, scalar.string.unicodeScalars.first == aliasMarker {
+                        let name = String(String.UnicodeScalarView(scalar.string.unicodeScalars.dropFirst().prefix(while: isAnchorCharacter)))
+                        throw ScenarioFileError(file: file, line: line, column: column, field: path(part),
+                                                message: "an alias (*\(name.echoed)) cannot be a mapping key; keys are plain strings")
+                    }
+                    parts.append((part, scalar.string))
+                    stack.append((value, parts.count - 1))
+                }
+            case .sequence(let sequence):
+                for (index, item) in sequence.enumerated() {
+                    parts.append((part, "[\(index)]"))
+                    stack.append((item, parts.count - 1))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// What an alias's `*` becomes on the first pass of `refuseComplexKeys`: a non-character, which no
+    /// valid file holds (strings refuse it), so a key that starts with it was an alias.
+    static let aliasMarker = Unicode.Scalar(0xFDD0)!
+
+    /// Whether libyaml accepts `scalar` in an anchor or alias name.
+    private static func isAnchorCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            || scalar == "_" || scalar == "-"
     }
 
     /// Decodes UTF-8, rejecting binary content with the position of the first offending byte.
