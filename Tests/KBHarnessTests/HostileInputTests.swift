@@ -101,6 +101,31 @@ func importRefusal(_ scratch: Scratch, _ paths: [String]) throws -> (result: Pro
         #expect(values.map(\.description) == ["scenario.yaml:6:24: expect[0].values.<<: " + NodeReader.mergeKeyMessage])
     }
 
+    @Test func aStepNumberOutOfRangeSaysWhatAStepIs() {
+        let base = """
+            key: t/steps
+            title: Steps
+            views: [{id: a, kind: textField}]
+            steps: [{focus: a}, dismiss, {focus: a}]
+
+            """
+        for (value, found) in [("1e300", "'1e300'"), ("4", "'4'"), ("0", "'0'"), ("1.5", "'1.5'"), ("-.inf", "'-.inf'"), ("\"2\"", "the string '2'")] {
+            let expect = decodingErrors(base + "expect:\n  - {step: \(value), values: {gap: 1}}\n")
+            #expect(expect.map(\.description) == [
+                "scenario.yaml:6:12: expect[0].step: the step must be a whole number between 1 and 3 (the scenario has 3 steps), found \(found)",
+            ])
+            let known = decodingErrors(base + "knownIssues:\n  - {invariant: covered, note: IQ, steps: [\(value)]}\n")
+            #expect(known.map(\.description) == [
+                "scenario.yaml:6:44: knownIssues[0].steps[0]: the step must be a whole number between 1 and 3 (the scenario has 3 steps), found \(found)",
+            ])
+        }
+        let none = decodingErrors("key: t/s\ntitle: S\nexpect:\n  - {step: 1, values: {gap: 1}}\n")
+        #expect(none.first?.message == "no step can be named: the scenario has 0 steps; found '1'")
+        // Counts are not points either.
+        let rows = decodingErrors("key: t/r\ntitle: R\nviews: [{id: t, kind: tableView, rows: 1e300}]\n")
+        #expect(rows.first?.message == "1e300 is out of range: at most 1000000")
+    }
+
     @Test func idsOfMegabytesAreRefusedAtTheirLengthAndNeverEchoedWhole() throws {
         // Two 1.3 MB ids, 2.6 MB in all: the view's and the one a step focuses, one character apart.
         let long = String(repeating: "a", count: 1_300_000)

@@ -264,11 +264,16 @@ struct NodeReader {
         return number(node, at: fields.path(key), rule)
     }
 
-    /// A whole number of at least `minimum`.
+    /// A whole number of at least `minimum`, at most 1,000,000 in size (counts, tags and rows are not points,
+    /// so the number rule's "points" is not said here).
     mutating func integer(_ node: Node, at path: String, minimum: Int? = nil) -> Int? {
-        guard let value = number(node, at: path) else { return nil }
-        guard value == value.rounded() else {
+        guard case .scalar(let scalar) = node, !SourceDocument.isNull(node), scalar.style == .plain,
+              let value = NodeReader.parseNumber(scalar.string), value.isFinite, value == value.rounded() else {
             fail(node, path, "expected a whole number, found \(NodeReader.describe(node))")
+            return nil
+        }
+        guard abs(value) <= 1e6 else {
+            fail(node, path, "\(scalar.string.echoed) is out of range: at most 1000000")
             return nil
         }
         let integer = Int(value)

@@ -355,10 +355,7 @@ struct ScenarioDecoder {
         if let items = reader.items(fields, "steps") {
             steps = []
             for item in items {
-                guard let step = reader.integer(item.node, at: item.path, minimum: 1) else { continue }
-                if step > stepCount {
-                    reader.fail(item.node, item.path, "step \(step) does not exist (the scenario has \(stepCount) steps)")
-                }
+                guard let step = stepNumber(item.node, at: item.path, stepCount: stepCount) else { continue }
                 steps?.append(step)
             }
         }
@@ -1133,10 +1130,11 @@ struct ScenarioDecoder {
                                                                 "strategy", "tolerance", "values"],
                                        what: "an expectation mapping") else { return nil }
         let errorCount = reader.errors.count
-        let step = reader.integer(fields, "step", minimum: 1, required: true)
-        if let step, step > stepCount {
-            reader.fail(fields["step"]!, fields.path("step"),
-                        "no step \(step): the scenario has \(stepCount) step\(stepCount == 1 ? "" : "s")")
+        var step: Int?
+        if let node = fields["step"] {
+            step = stepNumber(node, at: fields.path("step"), stepCount: stepCount)
+        } else {
+            reader.missing(fields, "step", "a step number")
         }
         var devices: [String]?
         if fields.has("device") && fields.has("devices") {
@@ -1179,6 +1177,23 @@ struct ScenarioDecoder {
         guard reader.errors.count == errorCount, let step else { return nil }
         return Expectation(step: step, devices: devices, orientation: orientation, keyboard: keyboard, strategy: strategy,
                            tolerance: tolerance, values: values, location: fields.location)
+    }
+
+    /// A step number, 1-based: a whole number from 1 to the scenario's step count. One message for every way
+    /// it can be wrong (a fraction, 0, 1e300, past the last step), since the fix is the same.
+    private mutating func stepNumber(_ node: Node, at path: String, stepCount: Int) -> Int? {
+        if case .scalar(let scalar) = node, scalar.style == .plain, let value = NodeReader.parseNumber(scalar.string),
+           value.isFinite, value == value.rounded(), value >= 1, value <= Double(stepCount) {
+            return Int(value)
+        }
+        let found = NodeReader.describe(node)
+        let steps = "the scenario has \(stepCount) step\(stepCount == 1 ? "" : "s")"
+        switch stepCount {
+        case 0: reader.fail(node, path, "no step can be named: \(steps); found \(found)")
+        case 1: reader.fail(node, path, "the step must be 1 (\(steps)), found \(found)")
+        default: reader.fail(node, path, "the step must be a whole number between 1 and \(stepCount) (\(steps)), found \(found)")
+        }
+        return nil
     }
 
     /// Reads a metric name: a global one, or `<viewId>.<property>` where view ids may contain dots.
