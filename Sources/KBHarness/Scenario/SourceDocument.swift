@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Yams
 
 /// Turns a file's bytes into a YAML node tree; every failure becomes a located `ScenarioFileError`.
@@ -11,21 +14,75 @@ enum SourceDocument {
 
     /// Reads and parses the file at `path`; an empty file (or one with only comments) is an error.
     static func load(path: String) throws(ScenarioFileError) -> Node {
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        if size > maximumFileSize {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                    message: String(format: "the file is %.1f MiB; scenario and device files are limited to %d MiB",
-                                                    Double(size) / 1_048_576, maximumFileSize / 1_048_576))
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                    message: "cannot read the file: \(error.localizedDescription)")
+        let data = try read(path: path) { size in
+            String(format: "the file is %.1f MiB; scenario and device files are limited to %d MiB",
+                   Double(size) / 1_048_576, maximumFileSize / 1_048_576)
         }
         let text = try decodeText(data, file: path)
         return try parse(text, file: path)
+    }
+
+    /// The bytes of the regular file at `path`, at most `maximumFileSize` of them (`tooLarge` words the
+    /// refusal of a larger one, given its size).
+    ///
+    /// The file is opened without blocking and checked to be a regular file before a byte is read: a FIFO
+    /// named `x.yaml` would otherwise block the import for ever, and a device never end. A file that cannot
+    /// be opened (missing, no permission, a dangling or looping link) is missing input (exit 66).
+    static func read(path: String, tooLarge: (Int) -> String) throws(ScenarioFileError) -> Data {
+        func failure(_ message: String, missing: Bool = false) -> ScenarioFileError {
+            ScenarioFileError(file: path, line: 1, column: 1, field: "", message: message, isMissingInput: missing)
+        }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("cannot read the file: \(errorText(errno))", missing: true) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure("cannot read the file: \(errorText(errno))", missing: true) }
+        if let kind = irregularKind(status.st_mode) { throw failure(notRegularMessage(kind)) }
+        let size = Int(status.st_size)
+        if size > maximumFileSize { throw failure(tooLarge(size)) }
+        // Read to the end rather than trusting the size: the file may grow while it is read, up to the limit.
+        var bytes = [UInt8](repeating: 0, count: max(size, 0) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard bytes.count <= maximumFileSize else { throw failure(tooLarge(count)) }
+                bytes += [UInt8](repeating: 0, count: min(bytes.count, maximumFileSize + 1 - bytes.count) + 1)
+            }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read the file: \(errorText(errno))", missing: true)
+            }
+            if read == 0 { break }
+            count += read
+        }
+        return Data(bytes[..<count])
+    }
+
+    /// What a file of this mode is when it is not a regular file or a directory (`a FIFO`), else nil.
+    static func irregularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a file"
+        }
+    }
+
+    /// The refusal of something that is not a regular file; it is never opened for reading, which could block.
+    static func notRegularMessage(_ kind: String) -> String {
+        "not a regular file (\(kind)): only regular files are read, since reading this could block or never end"
+    }
+
+    /// The system's words for an `errno` value, lower-cased as the other messages are (`permission denied`).
+    static func errorText(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 
     /// Parses already-read text (tests and in-memory callers use this).
