@@ -87,6 +87,10 @@ extension IBDocumentContext {
                 return "internal error: the translation does not read back the same; please report it"
             }
         } catch {
+            // Text from the file (a label, a placeholder, a class name) that no definition may hold is the file's.
+            if let first = error.errors.first, first.message.contains("write printable text") {
+                return "\(first.field): \(first.message)"
+            }
             return "internal error: the translation does not read back: \(error.description)"
         }
         for device in devices {

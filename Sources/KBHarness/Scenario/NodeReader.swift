@@ -200,13 +200,43 @@ struct NodeReader {
 
     // MARK: - Scalars
 
-    /// A string scalar; numbers and booleans written plainly are accepted as their text.
+    /// A string scalar; numbers and booleans written plainly are accepted as their text. Text that could not
+    /// be stored and read back (a control character, a non-character) is refused here, where every string of
+    /// the formats is read, so a definition that imports is one that later parses.
     mutating func string(_ node: Node, at path: String) -> String? {
         guard case .scalar(let scalar) = node, !SourceDocument.isNull(node) else {
             fail(node, path, "expected a string, found \(NodeReader.describe(node))")
             return nil
         }
+        if let problem = NodeReader.unprintable(scalar.string) {
+            fail(node, path, problem)
+            return nil
+        }
         return scalar.string
+    }
+
+    /// Why `text` cannot be stored, naming its first offending character, or nil when it is printable text.
+    ///
+    /// A stored definition is read back by the YAML parser, which refuses DEL, C1 controls and U+FFFE/U+FFFF
+    /// outright and reads U+0085, U+2028 and U+2029 as line breaks; C0 controls other than tab, line feed and
+    /// carriage return, and every non-character, are refused too: they are never text a screen shows.
+    static func unprintable(_ text: String) -> String? {
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            let value = scalar.value
+            let what: String
+            switch value {
+            case 0x09, 0x0A, 0x0D: continue
+            case 0x00..<0x20, 0x7F...0x9F: what = "a control character"
+            case 0x2028, 0x2029: what = "a line or paragraph separator, which YAML reads as a line break"
+            case 0xFDD0...0xFDEF: what = "a Unicode non-character"
+            case _ where value & 0xFFFE == 0xFFFE: what = "a Unicode non-character"
+            default: continue
+            }
+            let code = String(value, radix: 16, uppercase: true)
+            return "contains U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code), \(what), at character "
+                + "\(offset + 1); write printable text (a stored definition must read back)"
+        }
+        return nil
     }
 
     /// The string under `key`.
