@@ -88,7 +88,9 @@ extension IBDocumentContext {
             }
         } catch {
             // Text from the file (a label, a placeholder, a class name) that no definition may hold is the file's.
-            if let first = error.errors.first, first.message.contains("write printable text") {
+            // So is a scene past a scenario's limits (views, steps, the state its cells would store).
+            if let first = error.errors.first,
+               first.message.contains("write printable text") || first.message.contains("at most") {
                 return "\(first.field): \(first.message)"
             }
             return "internal error: the translation does not read back: \(error.description)"

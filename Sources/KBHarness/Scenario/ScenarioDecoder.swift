@@ -92,6 +92,8 @@ struct ScenarioDecoder {
     private var navigationSearch: SourceLocation?
     /// Total table rows and collection items, capped so resolution stays cheap.
     private var itemCount = 0
+    /// View mappings read, for `maximumViews`.
+    private var viewCount = 0
 
     /// The most table rows plus collection items a scenario may declare.
     static let maximumItems = 20_000
@@ -99,6 +101,15 @@ struct ScenarioDecoder {
     /// The most constraints a scenario may declare: five times a dense 100-view screen's, so that a
     /// layout (solved per device and orientation) stays in milliseconds.
     static let maximumConstraints = 2_000
+
+    /// The most views a scenario may declare (subviews, table header and footer views and cell views together):
+    /// forty times the largest scene of the real storyboards (49 views) and sixty times the largest bundled
+    /// scenario (33); every step records the inputs and tracked views, so the cost is views × steps per cell.
+    static let maximumViews = 2_000
+
+    /// The most steps a scenario may have: twenty times the longest bundled walk (24 steps), room for a form
+    /// of 500 fields focused one by one, as an imported storyboard walks its inputs.
+    static let maximumSteps = 500
 
     /// The tallest `inputAccessoryView` a scenario may declare, in points: taller than any device screen.
     static let maximumAccessoryHeight = 1000.0
@@ -207,18 +218,29 @@ struct ScenarioDecoder {
                 rootView.children.append(view)
             }
         }
+        if viewCount > ScenarioDecoder.maximumViews {
+            reader.fail(at: fields.location(of: "views"), "views",
+                        "\(viewCount) views (subviews, table header and footer views and cell views together); "
+                            + "a scenario may have at most \(ScenarioDecoder.maximumViews)")
+        }
 
         let options = decodeOptions(fields)
         let matrix = decodeMatrix(fields, scenarioLocation: top)
 
         var steps: [Located<ScenarioStep>] = []
-        let stepItems = reader.items(fields, "steps") ?? []
+        var stepItems = reader.items(fields, "steps") ?? []
+        // The count still bounds the step numbers of expectations when the steps themselves are not read.
+        let stepCount = stepItems.count
+        if stepCount > ScenarioDecoder.maximumSteps {
+            reader.fail(at: fields.location(of: "steps"), "steps",
+                        "\(stepCount) steps; a scenario may have at most \(ScenarioDecoder.maximumSteps)")
+            stepItems = []
+        }
         for item in stepItems {
             if let step = decodeStep(item.node, at: item.path) {
                 steps.append(Located(step, at: reader.location(of: item.node)))
             }
         }
-        let stepCount = stepItems.count
         var expectations: [Expectation] = []
         for item in reader.items(fields, "expect") ?? [] {
             if let expectation = decodeExpectation(item.node, at: item.path, stepCount: stepCount) {
@@ -245,6 +267,18 @@ struct ScenarioDecoder {
         scenario.tabBar = tabBar
         scenario.design = design
         scenario.constraints = constraints
+        // Within the view and step limits, inputs and scroll views with long ids can still make every cell
+        // store megabytes: the estimate bounds the product.
+        let perCell = StateSize.perCell(scenario)
+        if perCell > StateSize.maximumPerCell {
+            let parts = StateSize.perStep(scenario)
+            reader.fail(at: fields.location(of: "steps"), "steps",
+                        "each cell would store about \(StateSize.describe(perCell)) of step state (\(steps.count) steps × about "
+                            + "\(StateSize.describe(parts.bytes)): \(parts.inputs) input\(parts.inputs == 1 ? "" : "s") named at every "
+                            + "step, \(parts.tracked) tracked view\(parts.tracked == 1 ? "" : "s")); a cell may store at most \(StateSize.describe(StateSize.maximumPerCell)): "
+                            + "fewer steps or fewer inputs and scroll views")
+            return nil
+        }
         return scenario
     }
 
@@ -437,6 +471,7 @@ struct ScenarioDecoder {
 
     /// Reads one view mapping and its subtree.
     mutating func decodeView(_ node: Node, at path: String, stackAxis: StackAxis?, hiddenAncestor: String?) -> ViewSpec? {
+        viewCount += 1
         guard case .mapping = node else {
             reader.fail(node, path, "expected a view mapping with 'id' and 'kind', found \(NodeReader.describe(node))")
             return nil
