@@ -190,3 +190,12 @@ func importRefusal(_ scratch: Scratch, _ paths: [String]) throws -> (result: Pro
         }
     }
 }
+
+extension HostileInputTests {
+    @Test func controlCharactersInAnEchoedValueAreWrittenOutNotSentToTheTerminal() {
+        let errors = decodingErrors("key: t/a\ntitle: T\ncontainer: \"plain\\e[2J\"\n")
+        #expect(errors.first?.message.hasPrefix(#"expected one of "#) == true)
+        #expect(errors.first?.message.contains(#"found 'plain\u{1B}[2J'"#) == true, "\(errors)")
+        #expect(!(errors.first?.message.unicodeScalars.contains { $0.value == 0x1B } ?? true))
+    }
+}

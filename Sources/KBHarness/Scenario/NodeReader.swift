@@ -96,6 +96,7 @@ struct NodeReader {
             if SourceDocument.isNull(node) { return "null" }
             var text = scalar.string
             if text.count > 40 { text = String(text.prefix(37)) + "…" }
+            text = text.echoed
             return scalar.style == .plain ? "'\(text)'" : "the string '\(text)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
@@ -425,9 +426,20 @@ extension String {
     /// flood (a 1.3 MB id would otherwise be printed once per error that names it).
     static let maximumEcho = 80
 
-    /// The string as a message repeats it: its first 80 characters, then `…` when it is longer.
+    /// The string as a message repeats it: its first 80 characters, then `…` when it is longer, with control
+    /// characters and non-characters written `\u{7F}`, so a value cannot move the terminal's cursor either.
     var echoed: String {
-        count <= String.maximumEcho ? self : String(prefix(String.maximumEcho)) + "…"
+        let shown = count <= String.maximumEcho ? self : String(prefix(String.maximumEcho)) + "…"
+        guard NodeReader.unprintable(shown) != nil else { return shown }
+        var result = ""
+        for scalar in shown.unicodeScalars {
+            if NodeReader.unprintable(String(scalar)) != nil {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }
 

@@ -120,6 +120,8 @@ enum SourceDocument {
         func isAlias(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar, before next: Unicode.Scalar?) -> Bool {
             scalar == "*" && " \t\n\r[{,?:-".unicodeScalars.contains(previous) && next.map(isAnchorCharacter) == true
         }
+        // Most files have no `*` at all: one pass over the bytes, nothing allocated.
+        guard text.utf8.contains(UInt8(ascii: "*")) else { return }
         let scalars = Array(text.unicodeScalars)
         var neutral = String.UnicodeScalarView()
         var found = false
