@@ -38,8 +38,12 @@ struct ImportCommand: ParsableCommand {
         try reportingErrors {
             let database = try store.open(create: true)
             defer { database.close() }
-            let stored = try database.deviceCount() == 0 ? [] : database.loadLibrary().library.devices
-            let library = try ScenarioLibrary.load(paths: paths, fallbackDevices: stored, steps: steps)
+            // Only the devices: a stored scenario that no longer parses must not stop the import that replaces it.
+            let stored = try database.deviceCount() == 0 ? (devices: [], unreadable: []) : database.loadStoredDevices()
+            for key in stored.unreadable {
+                printNote("note: the stored device '\(key)' no longer parses; importing its devices file replaces it")
+            }
+            let library = try ScenarioLibrary.load(paths: paths, fallbackDevices: stored.devices, steps: steps)
             for report in library.interfaceBuilderReports {
                 print(report.summary)
                 for line in report.details { printNote("  \(line)") }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import KBSQLite
 @testable import KBHarness
@@ -68,7 +71,39 @@ struct BadInputCase: Sendable, CustomStringConvertible {
                      fragment: "the file is 10.0 MiB; scenario and device files are limited to 4 MiB"),
         BadInputCase(input: "no-such-file.yaml", status: 66, file: "no-such-file.yaml", line: 1, column: 1, field: "",
                      fragment: "no such file or directory"),
+        // Files made to hurt the importer (hangs, hours, gigabytes, definitions that no longer parse).
+        BadInputCase(input: "alias-key.yaml", status: 65, file: "alias-key.yaml", line: 13, column: 3, field: "",
+                     fragment: "an alias (*l11) cannot be a mapping key; keys are plain strings"),
+        BadInputCase(input: "merge-key.yaml", status: 65, file: "merge-key.yaml", line: 6, column: 6, field: "views[1].<<",
+                     fragment: "YAML merge keys (<<) are not supported"),
+        BadInputCase(input: "step-out-of-range.yaml", status: 65, file: "step-out-of-range.yaml", line: 10, column: 12,
+                     field: "expect[0].step",
+                     fragment: "the step must be a whole number between 1 and 2 (the scenario has 2 steps), found '1e300'"),
+        BadInputCase(input: "control-character.yaml", status: 65, file: "control-character.yaml", line: 2, column: 8,
+                     field: "title", fragment: "contains U+007F, a control character, at character 8"),
+        BadInputCase(input: "non-character.yaml", status: 65, file: "non-character.yaml", line: 5, column: 41,
+                     field: "views[0].label", fragment: "contains U+FFFE, a Unicode non-character, at character 7"),
+        // Made by the test: too large to commit, or what git cannot hold (a FIFO, a name that is not UTF-8) or
+        // should not (a link to /proc).
+        BadInputCase(input: "long-ids.yaml", status: 65, file: "long-ids.yaml", line: 5, column: 10, field: "views[0].id",
+                     fragment: "is 1300001 characters long; a view id has at most 200"),
+        BadInputCase(input: "walked-form.yaml", status: 65, file: "walked-form.yaml", line: 4, column: 1, field: "views",
+                     fragment: "4000 views (subviews, table header and footer views and cell views together); a scenario may have at most 2000"),
+        BadInputCase(input: "fifo", status: 65, file: "fifo/x.yaml", line: 1, column: 1, field: "",
+                     fragment: "not a regular file (a FIFO)"),
+        BadInputCase(input: "link-out", status: 65, file: "link-out/proc", line: 1, column: 1, field: "",
+                     fragment: "a symbolic link to a directory (→ /proc): links to directories are not followed"),
+        BadInputCase(input: "dangling-link", status: 66, file: "dangling-link/gone.yaml", line: 1, column: 1, field: "",
+                     fragment: "a dangling symbolic link: its target moved.yaml does not exist"),
+        BadInputCase(input: "link-loop", status: 66, file: "link-loop/a", line: 1, column: 1, field: "",
+                     fragment: "a symbolic link loop (→ b)"),
+        BadInputCase(input: "non-utf8-name", status: 65, file: "non-utf8-name/bad\\xFF.yaml", line: 1, column: 1, field: "",
+                     fragment: "the file name is not UTF-8"),
     ]
+
+    /// Inputs of the table that the test makes, by name.
+    static let generated: Set<String> = ["ten-megabytes.yaml", "long-ids.yaml", "walked-form.yaml", "fifo", "link-out",
+                                         "dangling-link", "link-loop", "non-utf8-name"]
 }
 
 /// `kbharness import` of every corpus case, as a real process against a database that already holds an
@@ -100,33 +135,79 @@ struct BadInputCase: Sendable, CustomStringConvertible {
         return try contentDump(scratch.file("copy.sqlite"))
     }
 
-    /// The corpus copied into a scratch directory, with the 10 MiB case generated when `large` is set.
-    private func stage(_ scratch: Scratch, large: Bool) throws -> String {
+    /// The corpus copied into a scratch directory, with the generated inputs among `inputs` made in it.
+    private func stage(_ scratch: Scratch, making inputs: Set<String>) throws -> String {
         let directory = scratch.file("BadInput")
         try FileManager.default.copyItem(atPath: Self.corpus, toPath: directory)
-        guard large else { return directory }
-        var text = "key: bad/ten-megabytes\ntitle: Ten mebibytes of views\ncontainer: plain\nviews:\n"
-        var index = 0
-        while text.utf8.count < 10 * 1_048_576 {
-            text += "  - {id: v\(index), kind: textField, frame: {left: 20, right: 20, top: \(index % 500), height: 30}}\n"
-            index += 1
+        let manager = FileManager.default
+        func write(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/ten-megabytes.yaml"))
+        for input in inputs.intersection(BadInputCase.generated) {
+            if input != "ten-megabytes.yaml" && !input.hasSuffix(".yaml") {
+                try manager.createDirectory(atPath: directory + "/" + input, withIntermediateDirectories: true)
+            }
+            switch input {
+            case "ten-megabytes.yaml":
+                var text = "key: bad/ten-megabytes\ntitle: Ten mebibytes of views\ncontainer: plain\nviews:\n"
+                var index = 0
+                while text.utf8.count < 10 * 1_048_576 {
+                    text += "  - {id: v\(index), kind: textField, frame: {left: 20, right: 20, top: \(index % 500), height: 30}}\n"
+                    index += 1
+                }
+                try write(input, text)
+            case "long-ids.yaml":
+                // Two ids of 1.3 MB, one character apart: their "did you mean" ran for hours.
+                let long = String(repeating: "a", count: 1_300_000)
+                try write(input, "key: bad/long-ids\ntitle: Two ids of 1.3 MB\ncontainer: plain\nviews:\n"
+                          + "  - {id: \(long)b, kind: textField, frame: {left: 20, right: 20, top: 100, height: 30}}\n"
+                          + "steps:\n  - focus: \(long)c\n")
+            case "walked-form.yaml":
+                // 4,000 fields walked with 4,000 Next steps: 4 GB per run.
+                try write(input, "key: bad/walked-form\ntitle: 4000 fields\ncontainer: plain\nviews:\n"
+                          + (0..<4_000).map { "  - {id: f\($0), kind: textField, frame: {left: 20, right: 20, top: \($0 * 44), height: 30}}\n" }.joined()
+                          + "steps:\n  - focus: f0\n" + String(repeating: "  - next\n", count: 4_000))
+            case "fifo":
+                guard mkfifo(directory + "/fifo/x.yaml", 0o644) == 0 else { throw TestFailure("mkfifo failed") }
+            case "link-out":
+                try manager.createSymbolicLink(atPath: directory + "/link-out/proc", withDestinationPath: "/proc")
+            case "dangling-link":
+                try manager.createSymbolicLink(atPath: directory + "/dangling-link/gone.yaml", withDestinationPath: "moved.yaml")
+            case "link-loop":
+                try manager.createSymbolicLink(atPath: directory + "/link-loop/a", withDestinationPath: "b")
+                try manager.createSymbolicLink(atPath: directory + "/link-loop/b", withDestinationPath: "a")
+            default:
+                let path = Array((directory + "/non-utf8-name/bad").utf8) + [0xFF] + Array(".yaml".utf8) + [0]
+                let descriptor = path.withUnsafeBufferPointer {
+                    $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+                }
+                guard descriptor >= 0 else { throw TestFailure("cannot create a file whose name is not UTF-8") }
+                close(descriptor)
+            }
+        }
         return directory
+    }
+
+    /// Removes the scratch directory, the file whose name is not UTF-8 first (Foundation cannot name it).
+    private func remove(_ scratch: Scratch) {
+        let path = Array(scratch.file("BadInput/non-utf8-name/bad").utf8) + [0xFF] + Array(".yaml".utf8) + [0]
+        path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { _ = unlink($0.baseAddress!) } }
+        scratch.remove()
     }
 
     @Test func theTableCoversEveryCommittedCase() throws {
         let committed = try FileManager.default.contentsOfDirectory(atPath: Self.corpus).filter { !$0.hasPrefix(".") }
         let tabled = Set(BadInputCase.all.map { $0.input.split(separator: "/").first.map(String.init) ?? $0.input })
         #expect(Set(committed).subtracting(tabled).isEmpty, "corpus entries without an expectation")
+        #expect(BadInputCase.generated.isDisjoint(with: committed), "a generated input is also committed")
         #expect(committed.count >= 19)
     }
 
     @Test(arguments: BadInputCase.all)
     func importRefusesWithLocationFieldAndMessageAndLeavesTheDatabaseByteIdentical(_ bad: BadInputCase) throws {
         let scratch = try Scratch()
-        defer { scratch.remove() }
-        _ = try stage(scratch, large: bad.input == "ten-megabytes.yaml")
+        defer { remove(scratch) }
+        _ = try stage(scratch, making: [bad.input])
         let database = scratch.file("kbharness.sqlite")
         try FileManager.default.copyItem(atPath: try Self.seededDatabase.get(), toPath: database)
         let before = DatabaseBytes(database)
@@ -155,8 +236,8 @@ struct BadInputCase: Sendable, CustomStringConvertible {
     @Test func theDecoderAgreesInProcess() throws {
         // The same cases through the library API: the loader throws located errors instead of crashing.
         let scratch = try Scratch()
-        defer { scratch.remove() }
-        let directory = try stage(scratch, large: true)
+        defer { remove(scratch) }
+        let directory = try stage(scratch, making: BadInputCase.generated)
         for bad in BadInputCase.all {
             do {
                 _ = try ScenarioLibrary.load(paths: [directory + "/" + bad.input])

@@ -15,13 +15,15 @@ enum ScenarioMutator {
     static let replacements = [
         "1e308", "-1e308", "-5", "-0", ".nan", ".inf", "-.inf", "thirty", "[1, 2]", "{a: 1}", "\"12\"", "~", "true",
         "99999999999999999999", "0x1F", "1_000", "''", "*nowhere", "&anchor 3", "!!binary aGVsbG8=", "2026-01-01",
+        // Text a stored definition could not hold: control characters, a line separator, non-characters.
+        "\"a\\x7fb\"", "\"\\x01\"", "\"\\u0085\"", "\"a\\u2028b\"", "\"\\uFFFE\"", "\"\\uFDD0\"",
     ]
     /// Keys inserted where they do not belong: typos of real fields and plain strangers.
     static let strayKeys = ["titel", "contianer", "veiws", "stpes", "keyboardDistanse", "colour", "frame", "id", "kind"]
 
     /// The mutation kinds, for the report.
     static let kinds = ["byte flip", "truncation", "duplicated line", "deleted line", "indentation", "swapped lines",
-                        "replaced scalar", "unknown key"]
+                        "replaced scalar", "unknown key", "alias as key", "huge value"]
 
     /// `text` with one to three seeded mutations applied.
     static func mutate(_ text: String, _ random: inout SplitMix64) -> [UInt8] {
@@ -59,6 +61,22 @@ enum ScenarioMutator {
             let stop = lines[index][valueStart...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") }
                 ?? lines[index].endIndex
             lines[index].replaceSubrange(valueStart..<stop, with: Array((" " + random.pick(replacements)).utf8))
+        case 8:
+            // A list anchored, then used as a key (explicitly, implicitly, or inside a list key): the shape whose
+            // expansion the YAML library hashed for hours.
+            let indent = String(repeating: " ", count: lines[index].prefix { $0 == UInt8(ascii: " ") }.count)
+            let key = random.pick(["? *fz", "*fz : 1", "? [x, *fz]", "m: {*fz : 1}"])
+            let inserted = ["fz: &fz [x, x, x]", key] + (key.hasPrefix("?") ? [": 1"] : [])
+            lines.insert(contentsOf: inserted.map { Array((indent + $0).utf8) }, at: index)
+        case 9:
+            // A value of thousands of characters where a name or id goes: echoed in messages, compared for
+            // "did you mean".
+            guard let colon = lines[index].firstIndex(of: UInt8(ascii: ":")) else { return bytes }
+            let valueStart = colon + 1
+            let stop = lines[index][valueStart...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") }
+                ?? lines[index].endIndex
+            let huge = String(repeating: random.pick(["i", "field", "ü"]), count: 300 + random.below(3_000))
+            lines[index].replaceSubrange(valueStart..<stop, with: Array((" " + huge).utf8))
         default:
             let indent = lines[index].prefix { $0 == UInt8(ascii: " ") }.count
             let line = String(repeating: " ", count: indent) + random.pick(strayKeys) + ": " + random.pick(["1", "red", "[]"])

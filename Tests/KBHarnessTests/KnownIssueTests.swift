@@ -56,7 +56,7 @@ import Testing
         #expect(missingNote.map(\.field) == ["knownIssues[0].note"])
         let noSuchStep = decodingErrors(base + "knownIssues:\n  - {invariant: covered, note: x, steps: [2]}\n")
         #expect(noSuchStep.map(\.field) == ["knownIssues[0].steps[0]"])
-        #expect(noSuchStep.first?.message.contains("step 2 does not exist") == true)
+        #expect(noSuchStep.first?.message.contains("the step must be 1 (the scenario has 1 step), found '2'") == true)
     }
 }
 

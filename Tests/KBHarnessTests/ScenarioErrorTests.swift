@@ -292,9 +292,9 @@ import KeyboardAvoidance
 
             """
         expectError(base + "  - {step: 2, values: {gap: 10}}\n", line: 9, column: 12, field: "expect[0].step",
-                    "no step 2: the scenario has 1 step")
+                    "the step must be 1 (the scenario has 1 step), found '2'")
         expectError(base + "  - {step: 0, values: {gap: 10}}\n", line: 9, column: 12, field: "expect[0].step",
-                    "must be at least 1")
+                    "the step must be 1 (the scenario has 1 step), found '0'")
         expectError(base + "  - {step: 1, values: {gapp: 10}}\n", line: 9, column: 24, field: "expect[0].values.gapp",
                     "unknown metric 'gapp'; did you mean 'gap'?")
         expectError(base + "  - {step: 1, values: {from.contentOffset.y: 10}}\n", line: 9, column: 24,

@@ -87,6 +87,12 @@ extension IBDocumentContext {
                 return "internal error: the translation does not read back the same; please report it"
             }
         } catch {
+            // Text from the file (a label, a placeholder, a class name) that no definition may hold is the file's.
+            // So is a scene past a scenario's limits (views, steps, the state its cells would store).
+            if let first = error.errors.first,
+               first.message.contains("write printable text") || first.message.contains("at most") {
+                return "\(first.field): \(first.message)"
+            }
             return "internal error: the translation does not read back: \(error.description)"
         }
         for device in devices {

@@ -59,15 +59,9 @@ public enum InterfaceBuilderImport {
     /// Reads the file at `path`; a malformed or pre-2012 file is a located error.
     public static func load(path: String, devices: [DeviceProfile], steps: IBStepPlan = .next)
         throws(ScenarioFileError) -> IBFileReport {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-        if size > SourceDocument.maximumFileSize {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                    message: "the file is \(size / 1_048_576) MiB; Interface Builder files are limited to "
-                                        + "\(SourceDocument.maximumFileSize / 1_048_576) MiB")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "", message: "cannot read the file")
+        let data = try SourceDocument.read(path: path) { size in
+            "the file is \(size / 1_048_576) MiB; Interface Builder files are limited to "
+                + "\(SourceDocument.maximumFileSize / 1_048_576) MiB"
         }
         return try parse(data, file: path, devices: devices, steps: steps)
     }

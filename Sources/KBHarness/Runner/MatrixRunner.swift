@@ -621,12 +621,18 @@ public enum MatrixRunner {
         case fixed([PlannedCell], size: Int, offset: Int = 0)
         case streaming(MatrixPlan, size: Int, scenario: Int = 0, pending: [PlannedCell] = [])
 
-        /// The next batch of at most `size` cells, or nil when none are left.
+        /// The most step state a batch's cells may be estimated to store (`StateSize`): a batch's outcomes stay
+        /// in memory until it is written, next to the following batch's, so 2,000 cells of the largest states
+        /// allowed are cut into batches of about a hundred; cells of real screens (under 200 KB) never are.
+        static let stateBudget = 128 * 1_048_576
+
+        /// The next batch of at most `size` cells and `stateBudget` estimated bytes (one cell at least), or nil
+        /// when none are left.
         mutating func next() -> [PlannedCell]? {
             switch self {
             case .fixed(let cells, let size, let offset):
                 guard offset < cells.count else { return nil }
-                let end = min(offset + size, cells.count)
+                let end = offset + BatchSource.count(cells[offset...], size: size)
                 self = .fixed(cells, size: size, offset: end)
                 return Array(cells[offset..<end])
             case .streaming(let plan, let size, var scenario, var pending):
@@ -635,10 +641,28 @@ public enum MatrixRunner {
                     scenario += 1
                 }
                 guard !pending.isEmpty else { return nil }
-                let batch = Array(pending.prefix(size))
-                self = .streaming(plan, size: size, scenario: scenario, pending: Array(pending.dropFirst(size)))
+                let count = BatchSource.count(pending[...], size: size)
+                let batch = Array(pending.prefix(count))
+                self = .streaming(plan, size: size, scenario: scenario, pending: Array(pending.dropFirst(count)))
                 return batch
             }
+        }
+
+        /// How many of `cells` the next batch takes: at most `size`, and no more than fit in `stateBudget`.
+        static func count(_ cells: ArraySlice<PlannedCell>, size: Int) -> Int {
+            var bytes = 0, count = 0
+            var scenario: String?, estimate = 0
+            for cell in cells.prefix(size) {
+                // Cells come scenario by scenario: one estimate each.
+                if cell.scenario.key != scenario {
+                    scenario = cell.scenario.key
+                    estimate = StateSize.perCell(cell.scenario)
+                }
+                if count > 0 && bytes + estimate > stateBudget { break }
+                bytes += estimate
+                count += 1
+            }
+            return count
         }
     }
 

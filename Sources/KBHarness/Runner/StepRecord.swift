@@ -1,3 +1,4 @@
+import Foundation
 import KeyboardAvoidance
 
 /// The invariants every step of every cell is checked against.
@@ -333,4 +334,65 @@ func format(_ value: Double) -> String {
     let scaled = (value * 100).rounded() / 100
     if scaled == scaled.rounded() { return String(Int64(scaled)) }
     return String(scaled)
+}
+
+/// An estimate, from a scenario's declared views and steps alone (no layout), of the bytes of `result.state`
+/// one of its cells stores, kept above what `StepObserver.record` writes (1.8 to 2.2 times it on the bundled
+/// and real screens, 1.25 times on a form of 300 inputs walked with Next): the import refuses a scenario whose cells would store more than `maximumPerCell`,
+/// since that cost is views × steps in every cell of its matrix.
+enum StateSize {
+    /// The most estimated state of one cell: six times the largest estimate of the bundled and real screens
+    /// (178 KB for a storyboard's table of text views, 17 steps, which stores 83 KB), room for a form of
+    /// about 190 fields walked with Next; a batch of 2,000 such cells stays near a gigabyte.
+    static let maximumPerCell = 1_048_576
+
+    /// The fields every step writes whatever the screen: the action, the focus, the global metrics, the
+    /// navigation record's flags and toolbar, a move log and a verdict or two.
+    static let fixedPerStep = 900
+
+    /// One metric of a view: `"<id>.<property>":<value>,`, with the longest property names and six-digit values.
+    static func metricBytes(_ id: String) -> Int { id.utf8.count + 34 }
+
+    /// The state bytes per step of `scenario`, and their parts, for messages.
+    static func perStep(_ scenario: Scenario) -> (bytes: Int, inputs: Int, tracked: Int) {
+        var named = Set<String>()
+        for expectation in scenario.expectations {
+            for value in expectation.values {
+                let name = value.metric.description
+                if let dot = name.firstIndex(of: ".") { named.insert(String(name[..<dot])) }
+            }
+        }
+        var bytes = fixedPerStep, inputs = 0, tracked = 0
+        func count(_ id: String, _ kind: ViewKind) {
+            if kind.isTextInputView {
+                // The navigation list names every input at every step with a focus.
+                inputs += 1
+                bytes += id.utf8.count + (kind == .searchBar ? 9 : 3)
+            }
+            guard kind.isScrollView || named.contains(id) else { return }
+            tracked += 1
+            // Frame metrics for all; a text view's placeholder; a scroll view's offsets and insets, and the
+            // lines a not-restored verdict writes about it.
+            let metrics = 4 + (kind == .textView ? 5 : 0) + (kind.isScrollView ? 7 : 0)
+            bytes += metrics * metricBytes(id) + (kind.isScrollView ? 3 * (2 * id.utf8.count + 100) : 0)
+        }
+        scenario.forEachView { view in
+            let id = view.id == "$root" ? scenario.rootViewAlias : view.id
+            if let id { count(id, view.kind) }
+            for cell in (view.table?.cells ?? []) + (view.collection?.cells ?? []) {
+                if let id = cell.id { count(id, view.kind == .tableView ? .tableCell : .collectionCell) }
+            }
+        }
+        return (bytes, inputs, tracked)
+    }
+
+    /// `1.6 MiB`, `5.4 KB`, `900 bytes`, for messages.
+    static func describe(_ bytes: Int) -> String {
+        if bytes >= 1_048_576 { return String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        if bytes >= 1_024 { return String(format: "%.1f KiB", Double(bytes) / 1_024) }
+        return "\(bytes) bytes"
+    }
+
+    /// The estimated state bytes of one cell of `scenario`.
+    static func perCell(_ scenario: Scenario) -> Int { max(scenario.steps.count, 1) * perStep(scenario).bytes }
 }

@@ -83,8 +83,11 @@ public enum CanonicalJSON: Hashable, Sendable {
     /// Appends `value` as a JSON string literal, escaping quotes, backslashes and control characters.
     static func writeString(_ value: String, to output: inout String) {
         output += "\""
-        // Most keys and names need no escape: append them whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        // Most keys and names need no escape: append them whole. DEL and the lead bytes of C1 controls, of the
+        // line and paragraph separators and of the BMP's non-characters take the slow path.
+        if !value.utf8.contains(where: {
+            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF
+        }) {
             output += value
             output += "\""
             return
@@ -97,7 +100,11 @@ public enum CanonicalJSON: Hashable, Sendable {
             case "\r": output += "\\r"
             case "\t": output += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // Escaped, the characters YAML would refuse or read as a line break come back as they were, so a
+                // definition that holds one reads back and is refused with its field (text from a storyboard).
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                    || scalar.value == 0x2029 || (0xFDD0...0xFDEF).contains(scalar.value)
+                    || (0xFFFE...0xFFFF).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16)
                     output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

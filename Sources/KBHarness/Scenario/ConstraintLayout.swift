@@ -465,7 +465,7 @@ struct ConstraintLayout {
     mutating func addUserConstraint(_ spec: LayoutConstraintSpec, tag: Int) throws(ScenarioFileError) {
         guard let firstID = spec.first.item.viewID, let first = index[firstID] else {
             throw ScenarioFileError(at: spec.location, field: "constraints[\(tag - 1)]",
-                                    message: "'\(spec.first.item)' is not a view that Auto Layout places here "
+                                    message: "'\(spec.first.item.description.echoed)' is not a view that Auto Layout places here "
                                         + "(views in table or collection cells keep their frames)")
         }
         let lhs = try box(of: spec.first.item, firstItem: first, spec: spec, tag: tag).value(spec.first.attribute)
@@ -527,7 +527,7 @@ struct ConstraintLayout {
     /// The error for a view that is outside the solved tree.
     func notPlaced(_ id: String, _ spec: LayoutConstraintSpec, _ tag: Int) -> ScenarioFileError {
         ScenarioFileError(at: spec.location, field: "constraints[\(tag - 1)]",
-                          message: "'\(id)' is not a view that Auto Layout places here (views in table or collection "
+                          message: "'\(id.echoed)' is not a view that Auto Layout places here (views in table or collection "
                               + "cells and table header and footer views keep their frames)")
     }
 
@@ -559,7 +559,7 @@ struct ConstraintLayout {
         }
         let spec = scenario.constraints[error.tag - 1]
         return ScenarioFileError(at: spec.location, field: "constraints[\(error.tag - 1)]",
-                                 message: "'\(spec.text)' cannot be satisfied on \(device) in \(orientation.rawValue)\(suffix)")
+                                 message: "'\(spec.text.echoed)' cannot be satisfied on \(device) in \(orientation.rawValue)\(suffix)")
     }
 
     /// What a tag stands for, for messages (built only when a constraint is refused).
@@ -568,10 +568,10 @@ struct ConstraintLayout {
             let position = tag - ConstraintLayout.generatedTagBase
             guard position > 0 else { return "the root view's frame" }
             let item = items[position]
-            return "the frame of '\(item.id)' (line \(item.spec.frame.location.line))"
+            return "the frame of '\(item.id.echoed)' (line \(item.spec.frame.location.line))"
         }
         let spec = scenario.constraints[tag - 1]
-        return "constraints[\(tag - 1)] (line \(spec.location.line)) '\(spec.text)'"
+        return "constraints[\(tag - 1)] (line \(spec.location.line)) '\(spec.text.echoed)'"
     }
 
     // MARK: - Result

@@ -333,9 +333,11 @@ extension DeviceProfile {
         let errorCount = reader.errors.count
 
         let key = reader.string(fields, "key", required: true)
-        if let key, !Identifier.isDeviceKey(key) {
+        if let key, let problem = Identifier.lengthProblem(key, "device key") {
+            reader.fail(fields["key"]!, fields.path("key"), problem)
+        } else if let key, !Identifier.isDeviceKey(key) {
             reader.fail(fields["key"]!, fields.path("key"),
-                        "'\(key)' is not a valid device key: lower-case letters, digits and . @ _ -, starting with a letter or digit")
+                        "'\(key.echoed)' is not a valid device key: lower-case letters, digits and . @ _ -, starting with a letter or digit")
         }
         let name = reader.string(fields, "name", required: true)
         let idiom = reader.choice(fields, "idiom", DeviceIdiom.self, required: true)
@@ -381,7 +383,7 @@ extension DeviceProfile {
             let field = reader.string(entry, "field", required: true)
             if let field, !provenanceFields.contains(field) {
                 reader.fail(entry["field"]!, entry.path("field"),
-                            "'\(field)' is not a field of a device profile\(Spelling.didYouMean(field, provenanceFields))")
+                            "'\(field.echoed)' is not a field of a device profile\(Spelling.didYouMean(field, provenanceFields))")
             }
             let confidence = reader.choice(entry, "confidence", Confidence.self, required: true)
             let source = reader.string(entry, "source", required: true)
@@ -490,6 +492,17 @@ func formatted(_ value: Double) -> String {
 
 /// Syntax rules for keys and ids.
 enum Identifier {
+    /// The longest view id, scenario key or device key: Interface Builder's ids are 10 characters and the
+    /// bundled keys at most 53, and a longer one is a pasted blob that every message naming it would repeat.
+    static let maximumLength = 200
+
+    /// Why `text` is too long for a `what` (`view id`, `scenario key`, `device key`), or nil when it is not.
+    static func lengthProblem(_ text: String, _ what: String) -> String? {
+        let length = text.unicodeScalars.count
+        guard length > maximumLength else { return nil }
+        return "the \(what) '\(text.echoed)' is \(length) characters long; a \(what) has at most \(maximumLength)"
+    }
+
     /// `[a-z0-9][a-z0-9.@_-]*`.
     static func isDeviceKey(_ text: String) -> Bool {
         matches(text, first: { isLower($0) || isDigit($0) },

@@ -183,7 +183,7 @@ public enum LayoutConstraintParser {
             var used = 1
             if value.isEmpty, at + 1 < tokens.count { value = tokens[at + 1]; used = 2 }
             guard let number = Double(value), number >= 1, number <= 1000 else {
-                throw Failure(message: "the priority '\(value)' is not a number from 1 to 1000")
+                throw Failure(message: "the priority '\(value.echoed)' is not a number from 1 to 1000")
             }
             guard at + used == tokens.count else { throw Failure(message: "the priority '@\(value)' must come last") }
             priority = number
@@ -194,10 +194,10 @@ public enum LayoutConstraintParser {
         }
         let first = try anchor(tokens[0])
         guard first.item.viewID != nil else {
-            throw Failure(message: "the first item must be a view or a scroll view's layout guide, not '\(first.item)'")
+            throw Failure(message: "the first item must be a view or a scroll view's layout guide, not '\(first.item.description.echoed)'")
         }
         guard let relation = LayoutRelation(rawValue: tokens[1]) else {
-            throw Failure(message: "expected ==, <= or >= after '\(tokens[0])', found '\(tokens[1])'")
+            throw Failure(message: "expected ==, <= or >= after '\(tokens[0].echoed)', found '\(tokens[1].echoed)'")
         }
         var rest = Array(tokens[2...])
         var second: LayoutAnchor?
@@ -209,7 +209,7 @@ public enum LayoutConstraintParser {
             second = try anchor(rest[0])
             rest.removeFirst()
             if rest.count >= 2, rest[0] == "*" || rest[0] == "/" {
-                guard let value = Double(rest[1]), value.isFinite else { throw Failure(message: "'\(rest[1])' is not a number") }
+                guard let value = Double(rest[1]), value.isFinite else { throw Failure(message: "'\(rest[1].echoed)' is not a number") }
                 if rest[0] == "/" {
                     guard value != 0 else { throw Failure(message: "a multiplier cannot divide by 0") }
                     multiplier = 1 / value
@@ -219,12 +219,12 @@ public enum LayoutConstraintParser {
                 rest.removeFirst(2)
             }
             if rest.count >= 2, rest[0] == "+" || rest[0] == "-" {
-                guard let value = Double(rest[1]), value.isFinite else { throw Failure(message: "'\(rest[1])' is not a number") }
+                guard let value = Double(rest[1]), value.isFinite else { throw Failure(message: "'\(rest[1].echoed)' is not a number") }
                 constant = rest[0] == "-" ? -value : value
                 rest.removeFirst(2)
             }
         }
-        guard rest.isEmpty else { throw Failure(message: "unexpected '\(rest.joined(separator: " "))'") }
+        guard rest.isEmpty else { throw Failure(message: "unexpected '\(rest.joined(separator: " ").echoed)'") }
         guard constant.isFinite, multiplier.isFinite else { throw Failure(message: "numbers must be finite") }
         var spec = LayoutConstraintSpec(first: first, relation: relation, second: second, multiplier: multiplier,
                                         constant: constant, priority: priority, text: text, location: location)
@@ -240,7 +240,7 @@ public enum LayoutConstraintParser {
         for part in text.split(separator: ",") {
             let name = part.split(separator: " ").joined(separator: " ")
             guard let value = SizeClasses(text: name) else {
-                throw Failure(message: "'\(name)'\(place) is not a size class; expected "
+                throw Failure(message: "'\(name.echoed)'\(place) is not a size class; expected "
                               + SizeClasses.named.map { "'\($0.text)'" }.joined(separator: ", ") + ", separated by commas")
             }
             result.insert(value)
@@ -252,11 +252,11 @@ public enum LayoutConstraintParser {
     /// `item.attribute`, where the attribute is the last dotted component.
     static func anchor(_ token: String) throws(Failure) -> LayoutAnchor {
         guard let dot = token.lastIndex(of: "."), dot != token.startIndex, token.index(after: dot) != token.endIndex else {
-            throw Failure(message: "'\(token)' is not item.attribute (e.g. email.top, safeArea.leading)")
+            throw Failure(message: "'\(token.echoed)' is not item.attribute (e.g. email.top, safeArea.leading)")
         }
         let itemText = String(token[..<dot]), attributeText = String(token[token.index(after: dot)...])
         guard let attribute = LayoutAttribute(rawValue: attributeText) else {
-            throw Failure(message: "unknown attribute '\(attributeText)'"
+            throw Failure(message: "unknown attribute '\(attributeText.echoed)'"
                           + Spelling.didYouMean(attributeText, LayoutAttribute.allCases.map(\.rawValue)))
         }
         let item: LayoutItem

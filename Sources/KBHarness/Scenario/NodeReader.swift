@@ -96,11 +96,22 @@ struct NodeReader {
             if SourceDocument.isNull(node) { return "null" }
             var text = scalar.string
             if text.count > 40 { text = String(text.prefix(37)) + "…" }
+            text = text.echoed
             return scalar.style == .plain ? "'\(text)'" : "the string '\(text)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"
         }
+    }
+
+    /// Why `<<:` is refused. Yams keeps a merge key as an ordinary key, and merging by hand would need the
+    /// same rules in every place that reads a mapping (the `kind` looked up before a view is opened, too).
+    static let mergeKeyMessage = "YAML merge keys (<<) are not supported; write the fields out (an alias of a whole value works)"
+
+    /// Whether a key is YAML's merge key `<<`, written plainly.
+    static func isMergeKey(_ node: Node) -> Bool {
+        guard case .scalar(let scalar) = node else { return false }
+        return scalar.style == .plain && scalar.string == "<<"
     }
 
     private mutating func spend() -> Bool {
@@ -137,12 +148,16 @@ struct NodeReader {
             }
             let key = scalar.string
             let keyLocation = location(of: keyNode)
+            if NodeReader.isMergeKey(keyNode) {
+                fail(at: keyLocation, base + key.echoed, NodeReader.mergeKeyMessage)
+                continue
+            }
             if !allowed.contains(key) {
                 if let reason = elsewhere[key] {
-                    fail(at: keyLocation, base + key, "'\(key)' is not allowed here: \(reason)")
+                    fail(at: keyLocation, base + key.echoed, "'\(key.echoed)' is not allowed here: \(reason)")
                 } else {
-                    fail(at: keyLocation, base + key,
-                         "unknown field '\(key)'\(Spelling.didYouMean(key, allowed))")
+                    fail(at: keyLocation, base + key.echoed,
+                         "unknown field '\(key.echoed)'\(Spelling.didYouMean(key, allowed))")
                 }
                 continue
             }
@@ -186,13 +201,43 @@ struct NodeReader {
 
     // MARK: - Scalars
 
-    /// A string scalar; numbers and booleans written plainly are accepted as their text.
+    /// A string scalar; numbers and booleans written plainly are accepted as their text. Text that could not
+    /// be stored and read back (a control character, a non-character) is refused here, where every string of
+    /// the formats is read, so a definition that imports is one that later parses.
     mutating func string(_ node: Node, at path: String) -> String? {
         guard case .scalar(let scalar) = node, !SourceDocument.isNull(node) else {
             fail(node, path, "expected a string, found \(NodeReader.describe(node))")
             return nil
         }
+        if let problem = NodeReader.unprintable(scalar.string) {
+            fail(node, path, problem)
+            return nil
+        }
         return scalar.string
+    }
+
+    /// Why `text` cannot be stored, naming its first offending character, or nil when it is printable text.
+    ///
+    /// A stored definition is read back by the YAML parser, which refuses DEL, C1 controls and U+FFFE/U+FFFF
+    /// outright and reads U+0085, U+2028 and U+2029 as line breaks; C0 controls other than tab, line feed and
+    /// carriage return, and every non-character, are refused too: they are never text a screen shows.
+    static func unprintable(_ text: String) -> String? {
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            let value = scalar.value
+            let what: String
+            switch value {
+            case 0x09, 0x0A, 0x0D: continue
+            case 0x00..<0x20, 0x7F...0x9F: what = "a control character"
+            case 0x2028, 0x2029: what = "a line or paragraph separator, which YAML reads as a line break"
+            case 0xFDD0...0xFDEF: what = "a Unicode non-character"
+            case _ where value & 0xFFFE == 0xFFFE: what = "a Unicode non-character"
+            default: continue
+            }
+            let code = String(value, radix: 16, uppercase: true)
+            return "contains U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code), \(what), at character "
+                + "\(offset + 1); write printable text (a stored definition must read back)"
+        }
+        return nil
     }
 
     /// The string under `key`.
@@ -216,24 +261,24 @@ struct NodeReader {
             return nil
         }
         guard value.isFinite else {
-            fail(node, path, "expected a finite number, found '\(text)'")
+            fail(node, path, "expected a finite number, found '\(text.echoed)'")
             return nil
         }
         guard abs(value) <= 1e6 else {
-            fail(node, path, "\(text) is out of range: at most 1000000 points")
+            fail(node, path, "\(text.echoed) is out of range: at most 1000000 points")
             return nil
         }
         switch rule {
         case .finite:
             break
         case .nonNegative where value < 0:
-            fail(node, path, "must not be negative, found \(text)")
+            fail(node, path, "must not be negative, found \(text.echoed)")
             return nil
         case .positive where value <= 0:
-            fail(node, path, "must be more than 0, found \(text)")
+            fail(node, path, "must be more than 0, found \(text.echoed)")
             return nil
         case .fraction where value < 0 || value > 1:
-            fail(node, path, "must be between 0 and 1, found \(text)")
+            fail(node, path, "must be between 0 and 1, found \(text.echoed)")
             return nil
         default:
             break
@@ -250,11 +295,16 @@ struct NodeReader {
         return number(node, at: fields.path(key), rule)
     }
 
-    /// A whole number of at least `minimum`.
+    /// A whole number of at least `minimum`, at most 1,000,000 in size (counts, tags and rows are not points,
+    /// so the number rule's "points" is not said here).
     mutating func integer(_ node: Node, at path: String, minimum: Int? = nil) -> Int? {
-        guard let value = number(node, at: path) else { return nil }
-        guard value == value.rounded() else {
+        guard case .scalar(let scalar) = node, !SourceDocument.isNull(node), scalar.style == .plain,
+              let value = NodeReader.parseNumber(scalar.string), value.isFinite, value == value.rounded() else {
             fail(node, path, "expected a whole number, found \(NodeReader.describe(node))")
+            return nil
+        }
+        guard abs(value) <= 1e6 else {
+            fail(node, path, "\(scalar.string.echoed) is out of range: at most 1000000")
             return nil
         }
         let integer = Int(value)
@@ -302,7 +352,7 @@ struct NodeReader {
             return nil
         }
         if let value = Choice(rawValue: scalar.string), names.contains(scalar.string) { return value }
-        fail(node, path, "expected one of \(NodeReader.list(names)), found '\(scalar.string)'"
+        fail(node, path, "expected one of \(NodeReader.list(names)), found '\(scalar.string.echoed)'"
              + Spelling.didYouMean(scalar.string, names))
         return nil
     }
@@ -371,6 +421,28 @@ extension Located: Sendable where Value: Sendable {}
 extension Located: Equatable where Value: Equatable {}
 extension Located: Hashable where Value: Hashable {}
 
+extension String {
+    /// The most characters of a value from a file that a message repeats: enough to recognise it, never a
+    /// flood (a 1.3 MB id would otherwise be printed once per error that names it).
+    static let maximumEcho = 80
+
+    /// The string as a message repeats it: its first 80 characters, then `…` when it is longer, with control
+    /// characters and non-characters written `\u{7F}`, so a value cannot move the terminal's cursor either.
+    var echoed: String {
+        let shown = count <= String.maximumEcho ? self : String(prefix(String.maximumEcho)) + "…"
+        guard NodeReader.unprintable(shown) != nil else { return shown }
+        var result = ""
+        for scalar in shown.unicodeScalars {
+            if NodeReader.unprintable(String(scalar)) != nil {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
 /// Spelling suggestions for unknown names.
 public enum Spelling {
     /// Levenshtein edit distance (insertions, deletions, substitutions) over Unicode scalars.
@@ -391,14 +463,53 @@ public enum Spelling {
         return previous[b.count]
     }
 
-    /// The closest candidate within edit distance 2 (the first one on ties), if any.
+    /// The longest word a suggestion is looked for: no name of the formats comes near it, and edit distance
+    /// costs the product of the two lengths, so a pasted blob (a 1.3 MB id) gets no suggestion, not hours.
+    public static let maximumCompared = 64
+
+    /// The closest candidate within edit distance 2 (the first one on ties), if any; words and candidates
+    /// longer than `maximumCompared` are not compared.
     public static func suggestion(for word: String, among candidates: [String]) -> String? {
+        let a = Array(word.unicodeScalars.prefix(maximumCompared + 1))
+        guard a.count <= maximumCompared else { return nil }
         var best: (name: String, distance: Int)?
-        for candidate in candidates where candidate != word {
-            let d = distance(word, candidate)
-            if d <= 2, d < (best?.distance ?? .max) { best = (candidate, d) }
+        for candidate in candidates {
+            let b = Array(candidate.unicodeScalars.prefix(maximumCompared + 1))
+            // Lengths more than 2 apart are more than 2 edits apart.
+            guard b.count <= maximumCompared, abs(a.count - b.count) <= 2, a != b else { continue }
+            if let d = distance(a, b, atMost: min(2, (best?.distance ?? 3) - 1)) { best = (candidate, d) }
         }
         return best?.name
+    }
+
+    /// The edit distance of `a` and `b` when it is at most `limit`, else nil: only the diagonal band of
+    /// width 2 × `limit` + 1 is computed, so a comparison costs its length times a constant.
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost limit: Int) -> Int? {
+        guard limit >= 0, abs(a.count - b.count) <= limit else { return nil }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        let outside = limit + 1
+        var previous = (0...b.count).map { $0 <= limit ? $0 : outside }
+        var current = [Int](repeating: outside, count: b.count + 1)
+        for i in 1...a.count {
+            let low = max(1, i - limit), high = min(b.count, i + limit)
+            current[0] = i <= limit ? i : outside
+            if low > 1 { current[low - 1] = outside }
+            var smallest = current[0]
+            if low <= high {
+                for j in low...high {
+                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                    let deletion = j <= i - 1 + limit ? previous[j] + 1 : outside
+                    let insertion = j - 1 >= i - limit ? current[j - 1] + 1 : outside
+                    current[j] = min(substitution, deletion, insertion, outside)
+                    smallest = min(smallest, current[j])
+                }
+            }
+            if high < b.count { current[high + 1] = outside }
+            // Every later row is at least this row's smallest value.
+            if smallest > limit { return nil }
+            swap(&previous, &current)
+        }
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 
     /// `; did you mean 'X'?` when a close candidate exists, else the empty string.

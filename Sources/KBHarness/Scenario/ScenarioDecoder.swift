@@ -92,6 +92,8 @@ struct ScenarioDecoder {
     private var navigationSearch: SourceLocation?
     /// Total table rows and collection items, capped so resolution stays cheap.
     private var itemCount = 0
+    /// View mappings read, for `maximumViews`.
+    private var viewCount = 0
 
     /// The most table rows plus collection items a scenario may declare.
     static let maximumItems = 20_000
@@ -99,6 +101,15 @@ struct ScenarioDecoder {
     /// The most constraints a scenario may declare: five times a dense 100-view screen's, so that a
     /// layout (solved per device and orientation) stays in milliseconds.
     static let maximumConstraints = 2_000
+
+    /// The most views a scenario may declare (subviews, table header and footer views and cell views together):
+    /// forty times the largest scene of the real storyboards (49 views) and sixty times the largest bundled
+    /// scenario (33); every step records the inputs and tracked views, so the cost is views × steps per cell.
+    static let maximumViews = 2_000
+
+    /// The most steps a scenario may have: twenty times the longest bundled walk (24 steps), room for a form
+    /// of 500 fields focused one by one, as an imported storyboard walks its inputs.
+    static let maximumSteps = 500
 
     /// The tallest `inputAccessoryView` a scenario may declare, in points: taller than any device screen.
     static let maximumAccessoryHeight = 1000.0
@@ -122,9 +133,11 @@ struct ScenarioDecoder {
         let top = reader.location(of: node)
 
         let key = reader.string(fields, "key", required: true)
-        if let key, !Identifier.isScenarioKey(key) {
+        if let key, let problem = Identifier.lengthProblem(key, "scenario key") {
+            reader.fail(fields["key"]!, "key", problem)
+        } else if let key, !Identifier.isScenarioKey(key) {
             reader.fail(fields["key"]!, "key",
-                        "'\(key)' is not a valid scenario key: lower-case letters, digits and / _ . -, starting with a letter or digit")
+                        "'\(key.echoed)' is not a valid scenario key: lower-case letters, digits and / _ . -, starting with a letter or digit")
         }
         let title = reader.string(fields, "title", required: true)
         if let title, title.allSatisfy(\.isWhitespace) {
@@ -134,7 +147,7 @@ struct ScenarioDecoder {
         var tags: [String] = []
         for tag in reader.strings(fields, "tags") ?? [] {
             if tag.value.isEmpty || tag.value.contains(where: \.isWhitespace) {
-                reader.fail(at: tag.location, "tags", "'\(tag.value)' is not a valid tag: no spaces, not empty")
+                reader.fail(at: tag.location, "tags", "'\(tag.value.echoed)' is not a valid tag: no spaces, not empty")
             } else {
                 tags.append(tag.value)
             }
@@ -188,7 +201,7 @@ struct ScenarioDecoder {
             controller.extendedLayoutIncludesOpaqueBars = reader.bool(spec, "extendedLayoutIncludesOpaqueBars") ?? false
             if let name = reader.string(spec, "class") {
                 if name.isEmpty || name.contains(where: \.isWhitespace) {
-                    reader.fail(spec["class"]!, spec.path("class"), "'\(name)' is not a class name")
+                    reader.fail(spec["class"]!, spec.path("class"), "'\(name.echoed)' is not a class name")
                 } else {
                     controller.className = name
                 }
@@ -205,18 +218,29 @@ struct ScenarioDecoder {
                 rootView.children.append(view)
             }
         }
+        if viewCount > ScenarioDecoder.maximumViews {
+            reader.fail(at: fields.location(of: "views"), "views",
+                        "\(viewCount) views (subviews, table header and footer views and cell views together); "
+                            + "a scenario may have at most \(ScenarioDecoder.maximumViews)")
+        }
 
         let options = decodeOptions(fields)
         let matrix = decodeMatrix(fields, scenarioLocation: top)
 
         var steps: [Located<ScenarioStep>] = []
-        let stepItems = reader.items(fields, "steps") ?? []
+        var stepItems = reader.items(fields, "steps") ?? []
+        // The count still bounds the step numbers of expectations when the steps themselves are not read.
+        let stepCount = stepItems.count
+        if stepCount > ScenarioDecoder.maximumSteps {
+            reader.fail(at: fields.location(of: "steps"), "steps",
+                        "\(stepCount) steps; a scenario may have at most \(ScenarioDecoder.maximumSteps)")
+            stepItems = []
+        }
         for item in stepItems {
             if let step = decodeStep(item.node, at: item.path) {
                 steps.append(Located(step, at: reader.location(of: item.node)))
             }
         }
-        let stepCount = stepItems.count
         var expectations: [Expectation] = []
         for item in reader.items(fields, "expect") ?? [] {
             if let expectation = decodeExpectation(item.node, at: item.path, stepCount: stepCount) {
@@ -243,6 +267,18 @@ struct ScenarioDecoder {
         scenario.tabBar = tabBar
         scenario.design = design
         scenario.constraints = constraints
+        // Within the view and step limits, inputs and scroll views with long ids can still make every cell
+        // store megabytes: the estimate bounds the product.
+        let perCell = StateSize.perCell(scenario)
+        if perCell > StateSize.maximumPerCell {
+            let parts = StateSize.perStep(scenario)
+            reader.fail(at: fields.location(of: "steps"), "steps",
+                        "each cell would store about \(StateSize.describe(perCell)) of step state (\(steps.count) steps × about "
+                            + "\(StateSize.describe(parts.bytes)): \(parts.inputs) input\(parts.inputs == 1 ? "" : "s") named at every "
+                            + "step, \(parts.tracked) tracked view\(parts.tracked == 1 ? "" : "s")); a cell may store at most \(StateSize.describe(StateSize.maximumPerCell)): "
+                            + "fewer steps or fewer inputs and scroll views")
+            return nil
+        }
         return scenario
     }
 
@@ -285,7 +321,7 @@ struct ScenarioDecoder {
             for anchor in [spec.first, spec.second].compactMap({ $0 }) {
                 guard let id = anchor.item.viewID else { continue }
                 guard let info = ids[id] else {
-                    reader.fail(item.node, item.path, "no view '\(id)'"
+                    reader.fail(item.node, item.path, "no view '\(id.echoed)'"
                                 + Spelling.didYouMean(id, ids.keys.sorted() + LayoutConstraintParser.keywords))
                     known = false
                     continue
@@ -295,7 +331,7 @@ struct ScenarioDecoder {
                 default: continue
                 }
                 if !info.kind.isScrollView {
-                    reader.fail(item.node, item.path, "'\(id)' is a \(info.kind.rawValue); only scroll views have "
+                    reader.fail(item.node, item.path, "'\(id.echoed)' is a \(info.kind.rawValue); only scroll views have "
                                 + "a contentLayoutGuide and a frameLayoutGuide")
                     known = false
                 }
@@ -330,7 +366,7 @@ struct ScenarioDecoder {
         var misplaced: [String] = []
         for id in reader.strings(fields, "misplaced") ?? [] {
             if ids[id.value] == nil {
-                reader.fail(at: id.location, fields.path("misplaced"), "no view '\(id.value)'")
+                reader.fail(at: id.location, fields.path("misplaced"), "no view '\(id.value.echoed)'")
             } else {
                 misplaced.append(id.value)
             }
@@ -353,10 +389,7 @@ struct ScenarioDecoder {
         if let items = reader.items(fields, "steps") {
             steps = []
             for item in items {
-                guard let step = reader.integer(item.node, at: item.path, minimum: 1) else { continue }
-                if step > stepCount {
-                    reader.fail(item.node, item.path, "step \(step) does not exist (the scenario has \(stepCount) steps)")
-                }
+                guard let step = stepNumber(item.node, at: item.path, stepCount: stepCount) else { continue }
                 steps?.append(step)
             }
         }
@@ -372,8 +405,12 @@ struct ScenarioDecoder {
 
     private mutating func register(_ id: String, kind: ViewKind, node: Node, field: String, unfocusable: String?) {
         let location = reader.location(of: node)
+        if let problem = Identifier.lengthProblem(id, "view id") {
+            reader.fail(node, field, problem)
+            return
+        }
         if !Identifier.isViewID(id) {
-            reader.fail(node, field, "'\(id)' is not a valid view id: letters, digits and _ . -, starting with a letter or digit")
+            reader.fail(node, field, "'\(id.echoed)' is not a valid view id: letters, digits and _ . -, starting with a letter or digit")
             return
         }
         if ScenarioDecoder.reservedIDs.contains(id) {
@@ -382,7 +419,7 @@ struct ScenarioDecoder {
         }
         if let first = ids[id] {
             let place = first.location.file == location.file ? "line \(first.location.line)" : first.location.description
-            reader.fail(node, field, "duplicate view id '\(id)' (first used at \(place))")
+            reader.fail(node, field, "duplicate view id '\(id.echoed)' (first used at \(place))")
             return
         }
         ids[id] = ViewIDInfo(kind: kind, location: location, unfocusableReason: unfocusable)
@@ -434,6 +471,7 @@ struct ScenarioDecoder {
 
     /// Reads one view mapping and its subtree.
     mutating func decodeView(_ node: Node, at path: String, stackAxis: StackAxis?, hiddenAncestor: String?) -> ViewSpec? {
+        viewCount += 1
         guard case .mapping = node else {
             reader.fail(node, path, "expected a view mapping with 'id' and 'kind', found \(NodeReader.describe(node))")
             return nil
@@ -481,7 +519,7 @@ struct ScenarioDecoder {
 
         var hidden = hiddenAncestor
         if hidden == nil, let id, view.isHidden || view.alpha == 0 {
-            hidden = "it is inside '\(id)', which is \(view.isHidden ? "hidden" : "transparent (alpha 0)")"
+            hidden = "it is inside '\(id.echoed)', which is \(view.isHidden ? "hidden" : "transparent (alpha 0)")"
         }
         if let id, let idNode = fields["id"] {
             var reason: String?
@@ -503,7 +541,7 @@ struct ScenarioDecoder {
                 let fieldID = id + ".field"
                 if let clash = ids[fieldID] {
                     reader.fail(idNode, fields.path("id"),
-                                "search bar '\(id)' creates '\(fieldID)', which is already a view id (line \(clash.location.line))")
+                                "search bar '\(id.echoed)' creates '\(fieldID.echoed)', which is already a view id (line \(clash.location.line))")
                 } else if ids[id] != nil {
                     ids[fieldID] = ViewIDInfo(kind: .searchTextField, location: reader.location(of: idNode),
                                               unfocusableReason: reason)
@@ -641,7 +679,7 @@ struct ScenarioDecoder {
         for item in reader.items(fields, "mask") ?? [] {
             guard let name = reader.string(item.node, at: item.path) else { continue }
             guard let option = AutoresizingMask.named.first(where: { $0.name == name })?.option else {
-                reader.fail(item.node, item.path, "expected one of \(NodeReader.list(names)), found '\(name)'"
+                reader.fail(item.node, item.path, "expected one of \(NodeReader.list(names)), found '\(name.echoed)'"
                             + Spelling.didYouMean(name, names))
                 continue
             }
@@ -975,7 +1013,7 @@ struct ScenarioDecoder {
         guard let values = reader.strings(fields, key) else { return nil }
         var seen = Set<String>()
         for value in values where !seen.insert(value.value).inserted {
-            reader.fail(at: value.location, fields.path(key), "'\(value.value)' is listed twice")
+            reader.fail(at: value.location, fields.path(key), "'\(value.value.echoed)' is listed twice")
         }
         if values.isEmpty {
             reader.fail(at: fields.location(of: key), fields.path(key),
@@ -1020,7 +1058,7 @@ struct ScenarioDecoder {
             if ScenarioDecoder.valuedSteps.contains(name) {
                 reader.fail(node, path, "'\(name)' needs a value, e.g. '- \(ScenarioDecoder.example(name))'")
             } else {
-                reader.fail(node, path, "unknown step '\(name)'\(Spelling.didYouMean(name, ScenarioDecoder.stepNames))")
+                reader.fail(node, path, "unknown step '\(name.echoed)'\(Spelling.didYouMean(name, ScenarioDecoder.stepNames))")
             }
             return nil
         }
@@ -1056,7 +1094,7 @@ struct ScenarioDecoder {
                 case "hide": return .keyboard(.hide)
                 default:
                     reader.fail(value, fields.path("keyboard"),
-                                "expected 'show', 'hide', {kind: …} or {frame: {x, y, width, height}}, found '\(scalar.string)'"
+                                "expected 'show', 'hide', {kind: …} or {frame: {x, y, width, height}}, found '\(scalar.string.echoed)'"
                                 + Spelling.didYouMean(scalar.string, ["show", "hide"]))
                     return nil
                 }
@@ -1082,7 +1120,7 @@ struct ScenarioDecoder {
                 return .caret(scalar.string == "start" ? .start : .end)
             }
             if case .scalar(let scalar) = value, Double(scalar.string) == nil {
-                reader.fail(value, fields.path("caret"), "expected 'start', 'end' or the caret line's y in the text (points), found '\(scalar.string)'"
+                reader.fail(value, fields.path("caret"), "expected 'start', 'end' or the caret line's y in the text (points), found '\(scalar.string.echoed)'"
                             + Spelling.didYouMean(scalar.string, ["start", "end"]))
                 return nil
             }
@@ -1110,11 +1148,11 @@ struct ScenarioDecoder {
         guard let info = ids[id] else {
             let inputs = ids.filter { $0.value.kind.isTextInputView || $0.value.kind == .searchTextField }.keys.sorted()
             let suggestion = Spelling.suggestion(for: id, among: inputs) ?? Spelling.suggestion(for: id, among: ids.keys.sorted())
-            reader.fail(node, field, "no view '\(id)' in this scenario" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            reader.fail(node, field, "no view '\(id.echoed)' in this scenario" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
             return false
         }
         if let reason = info.unfocusableReason {
-            reader.fail(node, field, "'\(id)' cannot be focused: \(reason)")
+            reader.fail(node, field, "'\(id.echoed)' cannot be focused: \(reason)")
             return false
         }
         return true
@@ -1127,10 +1165,11 @@ struct ScenarioDecoder {
                                                                 "strategy", "tolerance", "values"],
                                        what: "an expectation mapping") else { return nil }
         let errorCount = reader.errors.count
-        let step = reader.integer(fields, "step", minimum: 1, required: true)
-        if let step, step > stepCount {
-            reader.fail(fields["step"]!, fields.path("step"),
-                        "no step \(step): the scenario has \(stepCount) step\(stepCount == 1 ? "" : "s")")
+        var step: Int?
+        if let node = fields["step"] {
+            step = stepNumber(node, at: fields.path("step"), stepCount: stepCount)
+        } else {
+            reader.missing(fields, "step", "a step number")
         }
         var devices: [String]?
         if fields.has("device") && fields.has("devices") {
@@ -1150,7 +1189,11 @@ struct ScenarioDecoder {
             if case .mapping(let mapping) = valuesNode {
                 for (keyNode, valueNode) in mapping {
                     let name = keyNode.scalar?.string ?? ""
-                    let field = fields.path("values.\(name)")
+                    let field = fields.path("values.\(name.echoed)")
+                    if NodeReader.isMergeKey(keyNode) {
+                        reader.fail(keyNode, field, NodeReader.mergeKeyMessage)
+                        continue
+                    }
                     guard let metric = parseMetric(name, node: keyNode, field: field) else { continue }
                     if let value = reader.number(valueNode, at: field) {
                         values.append(ExpectedMetric(metric: metric, value: value, location: reader.location(of: keyNode)))
@@ -1171,6 +1214,23 @@ struct ScenarioDecoder {
                            tolerance: tolerance, values: values, location: fields.location)
     }
 
+    /// A step number, 1-based: a whole number from 1 to the scenario's step count. One message for every way
+    /// it can be wrong (a fraction, 0, 1e300, past the last step), since the fix is the same.
+    private mutating func stepNumber(_ node: Node, at path: String, stepCount: Int) -> Int? {
+        if case .scalar(let scalar) = node, scalar.style == .plain, let value = NodeReader.parseNumber(scalar.string),
+           value.isFinite, value == value.rounded(), value >= 1, value <= Double(stepCount) {
+            return Int(value)
+        }
+        let found = NodeReader.describe(node)
+        let steps = "the scenario has \(stepCount) step\(stepCount == 1 ? "" : "s")"
+        switch stepCount {
+        case 0: reader.fail(node, path, "no step can be named: \(steps); found \(found)")
+        case 1: reader.fail(node, path, "the step must be 1 (\(steps)), found \(found)")
+        default: reader.fail(node, path, "the step must be a whole number between 1 and \(stepCount) (\(steps)), found \(found)")
+        }
+        return nil
+    }
+
     /// Reads a metric name: a global one, or `<viewId>.<property>` where view ids may contain dots.
     private mutating func parseMetric(_ name: String, node: Node, field: String) -> Metric? {
         if let global = Metric.global.first(where: { $0.name == name }) { return global.metric }
@@ -1178,14 +1238,14 @@ struct ScenarioDecoder {
         if let property = properties.first(where: { name.hasSuffix("." + $0.rawValue) }) {
             let id = String(name.dropLast(property.rawValue.count + 1))
             guard let info = ids[id] else {
-                reader.fail(node, field, "unknown view '\(id)' in metric '\(name)'\(Spelling.didYouMean(id, ids.keys.sorted()))")
+                reader.fail(node, field, "unknown view '\(id.echoed)' in metric '\(name.echoed)'\(Spelling.didYouMean(id, ids.keys.sorted()))")
                 return nil
             }
             let scrollProperty = [.contentOffsetX, .contentOffsetY, .contentInsetTop, .contentInsetBottom,
                                   .indicatorInsetBottom].contains(property)
             if scrollProperty, !info.kind.isScrollView {
                 reader.fail(node, field,
-                            "'\(id)' is a \(info.kind.rawValue); \(property.rawValue) applies to scroll views, tables, collections and text views")
+                            "'\(id.echoed)' is a \(info.kind.rawValue); \(property.rawValue) applies to scroll views, tables, collections and text views")
                 return nil
             }
             return .view(id, property)
@@ -1193,12 +1253,12 @@ struct ScenarioDecoder {
         // The longest known id followed by a dot names the view; the rest is an unknown property.
         if let id = ids.keys.filter({ name.hasPrefix($0 + ".") }).max(by: { $0.count < $1.count }) {
             let property = String(name.dropFirst(id.count + 1))
-            reader.fail(node, field, "unknown property '\(property)' of view '\(id)'"
+            reader.fail(node, field, "unknown property '\(property.echoed)' of view '\(id.echoed)'"
                         + Spelling.didYouMean(property, properties.map(\.rawValue)))
             return nil
         }
         let names = Metric.global.map(\.name)
-        reader.fail(node, field, "unknown metric '\(name)'" + Spelling.didYouMean(name, names)
+        reader.fail(node, field, "unknown metric '\(name.echoed)'" + Spelling.didYouMean(name, names)
                     + (Spelling.suggestion(for: name, among: names) == nil
                         ? " (metrics: \(names.joined(separator: ", ")), or <viewId>.<property>)" : ""))
         return nil

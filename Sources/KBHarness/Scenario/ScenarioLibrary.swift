@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import KeyboardAvoidance
 import Yams
 
@@ -63,7 +66,7 @@ public struct ScenarioLibrary: Sendable {
             if let first = deviceIndex[device.key] {
                 let place = ScenarioLibrary.place(keptDevices[first].source, from: device.source)
                 errors.add(ScenarioFileError(at: device.source, field: "key",
-                                             message: "duplicate device key '\(device.key)' (first defined at \(place))"))
+                                             message: "duplicate device key '\(device.key.echoed)' (first defined at \(place))"))
                 continue
             }
             deviceIndex[device.key] = keptDevices.count
@@ -75,7 +78,7 @@ public struct ScenarioLibrary: Sendable {
             if let first = scenarioIndex[scenario.key] {
                 let place = ScenarioLibrary.place(keptScenarios[first].source, from: scenario.source)
                 errors.add(ScenarioFileError(at: scenario.source, field: "key",
-                                             message: "duplicate scenario key '\(scenario.key)' (first defined at \(place))"))
+                                             message: "duplicate scenario key '\(scenario.key.echoed)' (first defined at \(place))"))
                 continue
             }
             scenarioIndex[scenario.key] = keptScenarios.count
@@ -103,11 +106,9 @@ public struct ScenarioLibrary: Sendable {
         var errors = ErrorCollector()
         var files: [String] = []
         for path in paths {
-            do {
-                files += try discover(path)
-            } catch {
-                errors.add(error)
-            }
+            let found = discover(path)
+            files += found.files
+            for error in found.errors { errors.add(error) }
         }
         let isInterfaceBuilder = { (file: String) in
             InterfaceBuilderImport.fileExtensions.contains((file as NSString).pathExtension.lowercased())
@@ -204,45 +205,119 @@ public struct ScenarioLibrary: Sendable {
         return devices
     }
 
-    /// The files a path stands for: itself, or the scenario files under it.
-    static func discover(_ path: String) throws(ScenarioFileError) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "", message: "no such file or directory",
-                                    isMissingInput: true)
-        }
-        guard isDirectory.boolValue else {
-            let ext = (path as NSString).pathExtension.lowercased()
-            guard fileExtensions.contains(ext) else {
-                throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                        message: "not a scenario file: expected a .yaml, .yml, .json, .storyboard or .xib file")
-            }
-            return [path]
-        }
+    /// The files a path stands for: itself, or the scenario files under it, and an error for every entry
+    /// the walk cannot or will not read, so nothing is skipped in silence.
+    ///
+    /// What cannot be opened (a missing path, a directory or file without permission, a dangling or looping
+    /// link) is missing input (exit 66); what is there but is not read (a FIFO, socket or device with a
+    /// scenario extension, a name that is not UTF-8, a link to a directory) is bad data (65). Links to
+    /// directories inside the tree are never followed, so a link cannot walk the import out of it (into
+    /// `/usr` or `/proc`); links to files are read when their target is a regular file. Hidden entries
+    /// (`.git`) are skipped, as are files of other extensions.
+    static func discover(_ path: String) -> (files: [String], errors: [ScenarioFileError]) {
         var files: [String] = []
+        var errors: [ScenarioFileError] = []
+        func fail(_ file: String, _ message: String, missing: Bool = false) {
+            errors.append(ScenarioFileError(file: file, line: 1, column: 1, field: "", message: message,
+                                            isMissingInput: missing))
+        }
+        func hasScenarioExtension(_ name: String) -> Bool {
+            fileExtensions.contains((name as NSString).pathExtension.lowercased())
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            switch code {
+            case ENOENT where (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil:
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                fail(path, "a dangling symbolic link: its target \(target) does not exist", missing: true)
+            case ENOENT, ENOTDIR: fail(path, "no such file or directory", missing: true)
+            case ELOOP: fail(path, "a symbolic link loop: \(SourceDocument.errorText(code))", missing: true)
+            default: fail(path, "cannot read: \(SourceDocument.errorText(code))", missing: true)
+            }
+            return ([], errors)
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            if let kind = SourceDocument.irregularKind(status.st_mode) {
+                fail(path, SourceDocument.notRegularMessage(kind))
+            } else if !hasScenarioExtension(path) {
+                fail(path, "not a scenario file: expected a .yaml, .yml, .json, .storyboard or .xib file")
+            } else {
+                files.append(path)
+            }
+            return (files, errors)
+        }
         var visited = Set<String>()
-        func walk(_ directory: String) {
-            let real = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
-            guard visited.insert(real).inserted,
-                  let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-            for entry in entries.sorted() where !entry.hasPrefix(".") {
+        func walk(_ directory: String, _ device: dev_t, _ inode: ino_t) {
+            // Only real directories are walked, so this guards against bind mounts alone.
+            guard visited.insert("\(device):\(inode)").inserted else { return }
+            guard let handle = opendir(directory) else {
+                fail(directory, "cannot read the directory: \(SourceDocument.errorText(errno))", missing: true)
+                return
+            }
+            var names: [[UInt8]] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if name.first != UInt8(ascii: ".") { names.append(name) }
+            }
+            closedir(handle)
+            var entries: [String] = []
+            for bytes in names {
+                let name = String(decoding: bytes, as: UTF8.self)
+                guard Array(name.utf8) == bytes else {
+                    let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+                    fail((directory as NSString).appendingPathComponent(shown),
+                         "the file name is not UTF-8 (its bytes are shown as \\xNN); rename it")
+                    continue
+                }
+                entries.append(name)
+            }
+            for entry in entries.sorted() {
                 let child = (directory as NSString).appendingPathComponent(entry)
-                var childIsDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory) else { continue }
-                if childIsDirectory.boolValue {
-                    walk(child)
-                } else if fileExtensions.contains((entry as NSString).pathExtension.lowercased()) {
-                    files.append(child)
+                var info = stat()
+                guard lstat(child, &info) == 0 else {
+                    fail(child, "cannot read: \(SourceDocument.errorText(errno))", missing: true)
+                    continue
+                }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    walk(child, info.st_dev, info.st_ino)
+                case S_IFREG:
+                    if hasScenarioExtension(entry) { files.append(child) }
+                case S_IFLNK:
+                    let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: child)) ?? "?"
+                    var resolved = stat()
+                    guard stat(child, &resolved) == 0 else {
+                        let code = errno
+                        fail(child, code == ELOOP
+                             ? "a symbolic link loop (→ \(target)): \(SourceDocument.errorText(code))"
+                             : code == ENOENT ? "a dangling symbolic link: its target \(target) does not exist"
+                             : "cannot follow the symbolic link to \(target): \(SourceDocument.errorText(code))",
+                             missing: true)
+                        continue
+                    }
+                    if resolved.st_mode & S_IFMT == S_IFDIR {
+                        fail(child, "a symbolic link to a directory (→ \(target)): links to directories are not "
+                             + "followed, so that no link leads the import out of the tree; import the directory itself")
+                    } else if hasScenarioExtension(entry) {
+                        if let kind = SourceDocument.irregularKind(resolved.st_mode) {
+                            fail(child, SourceDocument.notRegularMessage(kind) + " (the link's target \(target))")
+                        } else {
+                            files.append(child)
+                        }
+                    }
+                default:
+                    if hasScenarioExtension(entry), let kind = SourceDocument.irregularKind(info.st_mode) {
+                        fail(child, SourceDocument.notRegularMessage(kind))
+                    }
                 }
             }
         }
-        walk(path)
-        guard !files.isEmpty else {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                    message: "no scenario files (*.yaml, *.yml, *.json, *.storyboard, *.xib) in this directory",
-                                    isMissingInput: true)
+        walk(path, status.st_dev, status.st_ino)
+        if files.isEmpty && errors.isEmpty {
+            fail(path, "no scenario files (*.yaml, *.yml, *.json, *.storyboard, *.xib) in this directory", missing: true)
         }
-        return files.sorted()
+        return (files.sorted(), errors)
     }
 
     // MARK: - Lookup and matrix
@@ -314,11 +389,11 @@ public struct ScenarioLibrary: Sendable {
         }
         for (index, key) in (matrix.devices ?? []).enumerated() where device(key.value) == nil {
             fail(key.location, "matrix.devices[\(index)]",
-                 "unknown device '\(key.value)'\(Spelling.didYouMean(key.value, deviceKeys))")
+                 "unknown device '\(key.value.echoed)'\(Spelling.didYouMean(key.value, deviceKeys))")
         }
         for (index, key) in (matrix.strategies ?? []).enumerated() where !strategies.contains(key.value) {
             fail(key.location, "matrix.strategies[\(index)]",
-                 "unknown strategy '\(key.value)'\(Spelling.didYouMean(key.value, strategies)) (known: \(strategies.joined(separator: ", ")))")
+                 "unknown strategy '\(key.value.echoed)'\(Spelling.didYouMean(key.value, strategies)) (known: \(strategies.joined(separator: ", ")))")
         }
         let selected = devices(for: scenario)
         let orientations = orientations(for: scenario)
@@ -331,7 +406,7 @@ public struct ScenarioLibrary: Sendable {
                 let missing = orientations.filter { device.keyboardHeight(kind, $0) == nil }
                 if !missing.isEmpty {
                     fail(matrix.location, "matrix.keyboards",
-                         "device '\(device.key)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", ")))")
+                         "device '\(device.key.echoed)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", ")))")
                 }
             }
         }
@@ -341,7 +416,7 @@ public struct ScenarioLibrary: Sendable {
                 let missing = orientations.filter { device.keyboardHeight(kind, $0) == nil }
                 if !missing.isEmpty {
                     fail(step.location, "steps[\(index)].keyboard.kind",
-                         "device '\(device.key)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", "))); restrict matrix.devices")
+                         "device '\(device.key.echoed)' has no \(kind.rawValue) keyboard height (\(missing.map(\.rawValue).joined(separator: ", "))); restrict matrix.devices")
                 }
             }
         }
@@ -350,20 +425,20 @@ public struct ScenarioLibrary: Sendable {
         for (index, issue) in scenario.knownIssues.enumerated() {
             let field = "knownIssues[\(index)]"
             for key in issue.devices ?? [] where device(key) == nil {
-                fail(issue.location, "\(field).devices", "unknown device '\(key)'\(Spelling.didYouMean(key, deviceKeys))")
+                fail(issue.location, "\(field).devices", "unknown device '\(key.echoed)'\(Spelling.didYouMean(key, deviceKeys))")
             }
             if let strategy = issue.strategy, !selectedStrategies.contains(strategy) {
                 fail(issue.location, "\(field).strategy",
-                     "strategy '\(strategy)' does not run this scenario\(Spelling.didYouMean(strategy, selectedStrategies))")
+                     "strategy '\(strategy.echoed)' does not run this scenario\(Spelling.didYouMean(strategy, selectedStrategies))")
             }
         }
         for (index, expectation) in scenario.expectations.enumerated() {
             let field = "expect[\(index)]"
             for key in expectation.devices ?? [] {
                 if device(key) == nil {
-                    fail(expectation.location, "\(field).device", "unknown device '\(key)'\(Spelling.didYouMean(key, deviceKeys))")
+                    fail(expectation.location, "\(field).device", "unknown device '\(key.echoed)'\(Spelling.didYouMean(key, deviceKeys))")
                 } else if !selectedKeys.contains(key) {
-                    fail(expectation.location, "\(field).device", "device '\(key)' is not in this scenario's matrix")
+                    fail(expectation.location, "\(field).device", "device '\(key.echoed)' is not in this scenario's matrix")
                 }
             }
             if let orientation = expectation.orientation, !orientations.contains(orientation) {
@@ -381,7 +456,7 @@ public struct ScenarioLibrary: Sendable {
             }
             if let strategy = expectation.strategy, !selectedStrategies.contains(strategy) {
                 fail(expectation.location, "\(field).strategy",
-                     "strategy '\(strategy)' is not in this scenario's matrix\(Spelling.didYouMean(strategy, selectedStrategies))")
+                     "strategy '\(strategy.echoed)' is not in this scenario's matrix\(Spelling.didYouMean(strategy, selectedStrategies))")
             }
         }
         if checkLayouts {

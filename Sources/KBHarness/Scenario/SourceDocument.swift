@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Yams
 
 /// Turns a file's bytes into a YAML node tree; every failure becomes a located `ScenarioFileError`.
@@ -11,21 +14,75 @@ enum SourceDocument {
 
     /// Reads and parses the file at `path`; an empty file (or one with only comments) is an error.
     static func load(path: String) throws(ScenarioFileError) -> Node {
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        if size > maximumFileSize {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                    message: String(format: "the file is %.1f MiB; scenario and device files are limited to %d MiB",
-                                                    Double(size) / 1_048_576, maximumFileSize / 1_048_576))
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ScenarioFileError(file: path, line: 1, column: 1, field: "",
-                                    message: "cannot read the file: \(error.localizedDescription)")
+        let data = try read(path: path) { size in
+            String(format: "the file is %.1f MiB; scenario and device files are limited to %d MiB",
+                   Double(size) / 1_048_576, maximumFileSize / 1_048_576)
         }
         let text = try decodeText(data, file: path)
         return try parse(text, file: path)
+    }
+
+    /// The bytes of the regular file at `path`, at most `maximumFileSize` of them (`tooLarge` words the
+    /// refusal of a larger one, given its size).
+    ///
+    /// The file is opened without blocking and checked to be a regular file before a byte is read: a FIFO
+    /// named `x.yaml` would otherwise block the import for ever, and a device never end. A file that cannot
+    /// be opened (missing, no permission, a dangling or looping link) is missing input (exit 66).
+    static func read(path: String, tooLarge: (Int) -> String) throws(ScenarioFileError) -> Data {
+        func failure(_ message: String, missing: Bool = false) -> ScenarioFileError {
+            ScenarioFileError(file: path, line: 1, column: 1, field: "", message: message, isMissingInput: missing)
+        }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("cannot read the file: \(errorText(errno))", missing: true) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure("cannot read the file: \(errorText(errno))", missing: true) }
+        if let kind = irregularKind(status.st_mode) { throw failure(notRegularMessage(kind)) }
+        let size = Int(status.st_size)
+        if size > maximumFileSize { throw failure(tooLarge(size)) }
+        // Read to the end rather than trusting the size: the file may grow while it is read, up to the limit.
+        var bytes = [UInt8](repeating: 0, count: max(size, 0) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard bytes.count <= maximumFileSize else { throw failure(tooLarge(count)) }
+                bytes += [UInt8](repeating: 0, count: min(bytes.count, maximumFileSize + 1 - bytes.count) + 1)
+            }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read the file: \(errorText(errno))", missing: true)
+            }
+            if read == 0 { break }
+            count += read
+        }
+        return Data(bytes[..<count])
+    }
+
+    /// What a file of this mode is when it is not a regular file or a directory (`a FIFO`), else nil.
+    static func irregularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a file"
+        }
+    }
+
+    /// The refusal of something that is not a regular file; it is never opened for reading, which could block.
+    static func notRegularMessage(_ kind: String) -> String {
+        "not a regular file (\(kind)): only regular files are read, since reading this could block or never end"
+    }
+
+    /// The system's words for an `errno` value, lower-cased as the other messages are (`permission denied`).
+    static func errorText(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 
     /// Parses already-read text (tests and in-memory callers use this).
@@ -33,6 +90,7 @@ enum SourceDocument {
         // libyaml rejects tabs used as indentation, which is common in JSON; a tab and a space
         // occupy one column each, so this keeps every reported line:column exact.
         let source = file.lowercased().hasSuffix(".json") ? text.replacingOccurrences(of: "\t", with: " ") : text
+        try refuseComplexKeys(source, file: file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: source)
@@ -46,6 +104,102 @@ enum SourceDocument {
                                     message: "the file is empty: expected a mapping with the scenario or device fields")
         }
         return root
+    }
+
+    /// Refuses an alias or a list or mapping used as a mapping key, before Yams composes the file for real.
+    ///
+    /// Yams' duplicate-key check hashes every key of a mapping with its aliases expanded, before any node
+    /// budget can apply: a 713-byte file whose key is an alias of lists ten wide and eleven deep hashes 10^11
+    /// scalars. Keys in these formats are plain strings, so such keys are refused, found on a first
+    /// composition of the text in which each alias's `*` is replaced by U+FDD0, a non-character no valid
+    /// file holds: the alias becomes a plain scalar that expands nothing and still says what it was. Line
+    /// and column stay those of the file (one scalar for one). Only text that may hold an alias pays for it.
+    static func refuseComplexKeys(_ text: String, file: String) throws(ScenarioFileError) {
+        // An alias starts a node: after a line start, a space or a flow or block indicator, and libyaml
+        // names it with [0-9A-Za-z_-]. Replacing a `*` that is not one only changes the first pass's text.
+        func isAlias(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar, before next: Unicode.Scalar?) -> Bool {
+            scalar == "*" && " \t\n\r[{,?:-".unicodeScalars.contains(previous) && next.map(isAnchorCharacter) == true
+        }
+        // Most files have no `*` at all: one pass over the bytes, nothing allocated.
+        guard text.utf8.contains(UInt8(ascii: "*")) else { return }
+        let scalars = Array(text.unicodeScalars)
+        var neutral = String.UnicodeScalarView()
+        var found = false
+        for index in scalars.indices {
+            let previous: Unicode.Scalar = index == 0 ? "\n" : scalars[index - 1]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if isAlias(scalars[index], after: previous, before: next) {
+                if !found {
+                    found = true
+                    neutral.append(contentsOf: scalars[..<index])
+                }
+                neutral.append(aliasMarker)
+            } else if found {
+                neutral.append(scalars[index])
+            }
+        }
+        guard found else { return }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: String(neutral))
+        } catch let error as YamlError {
+            // The same text but for aliases, which only values may hold: its syntax errors are the file's.
+            throw convert(error, text: text, file: file)
+        } catch {
+            throw ScenarioFileError(file: file, line: 1, column: 1, field: "", message: "cannot parse: \(error)")
+        }
+        guard let root else { return }
+        // An explicit stack (libyaml bounds nesting at 1,000 levels anyway); a path is built only for the error.
+        var parts: [(parent: Int, name: String)] = [(-1, "")]
+        var stack: [(node: Node, part: Int)] = [(root, 0)]
+        func path(_ part: Int) -> String {
+            var names: [String] = []
+            var index = part
+            while index > 0 {
+                names.append(parts[index].name)
+                index = parts[index].parent
+            }
+            return names.reversed().reduce("") { path, name in
+                path.isEmpty || name.hasPrefix("[") ? path + name : path + "." + name
+            }
+        }
+        while let (node, part) = stack.popLast() {
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    let mark = key.mark
+                    let (line, column) = (max(mark?.line ?? 1, 1), max(mark?.column ?? 1, 1))
+                    guard case .scalar(let scalar) = key else {
+                        throw ScenarioFileError(file: file, line: line, column: column, field: path(part),
+                                                message: "a mapping key must be a plain string, found \(NodeReader.describe(key))")
+                    }
+                    if scalar.style == .plain, scalar.string.unicodeScalars.first == aliasMarker {
+                        let name = String(String.UnicodeScalarView(scalar.string.unicodeScalars.dropFirst().prefix(while: isAnchorCharacter)))
+                        throw ScenarioFileError(file: file, line: line, column: column, field: path(part),
+                                                message: "an alias (*\(name.echoed)) cannot be a mapping key; keys are plain strings")
+                    }
+                    parts.append((part, scalar.string))
+                    stack.append((value, parts.count - 1))
+                }
+            case .sequence(let sequence):
+                for (index, item) in sequence.enumerated() {
+                    parts.append((part, "[\(index)]"))
+                    stack.append((item, parts.count - 1))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// What an alias's `*` becomes on the first pass of `refuseComplexKeys`: a non-character, which no
+    /// valid file holds (strings refuse it), so a key that starts with it was an alias.
+    static let aliasMarker = Unicode.Scalar(0xFDD0)!
+
+    /// Whether libyaml accepts `scalar` in an anchor or alias name.
+    private static func isAnchorCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            || scalar == "_" || scalar == "-"
     }
 
     /// Decodes UTF-8, rejecting binary content with the position of the first offending byte.
@@ -118,12 +272,12 @@ enum SourceDocument {
             let key = duplicates.first ?? "?"
             let first = context.mark
             if let second = secondOccurrence(of: key, after: first, in: text) {
-                var error = located(second.line, second.column, "duplicate key '\(key)' (first given at line \(first.line))")
+                var error = located(second.line, second.column, "duplicate key '\(key.echoed)' (first given at line \(first.line))")
                 // Only a key in the first column is known to be a top-level field; deeper, the path is unknown here.
                 if first.column == 1 { error.field = key }
                 return error
             }
-            return located(first, "duplicate key '\(key)' in this mapping")
+            return located(first, "duplicate key '\(key.echoed)' in this mapping")
         default:
             return ScenarioFileError(file: file, line: 1, column: 1, field: "", message: "cannot parse: \(error)")
         }

@@ -82,16 +82,21 @@ extension HarnessStore {
             """)
     }
 
-    private func existing(_ table: String, key: String) throws -> (id: Int64, hash: String)? {
-        let statement = try database.prepare("SELECT id, definition_hash FROM \(table) WHERE key = ?")
-        try statement.bind(1, key)
+    /// The stored row of `key`, with its hash, or the empty hash when the stored text is not `definition`:
+    /// a definition damaged in the database (or stored unreadable by an older kbharness) under an intact
+    /// hash is then replaced on import instead of counted unchanged.
+    private func existing(_ table: String, key: String, definition: String) throws -> (id: Int64, hash: String)? {
+        let statement = try database.prepare(
+            "SELECT id, CASE WHEN definition = ? THEN definition_hash ELSE '' END FROM \(table) WHERE key = ?")
+        try statement.bind([.text(definition), .text(key)])
         return try statement.mapRows { ($0.int64(0), $0.text(1) ?? "") }.first
     }
 
     private func upsert(_ device: DeviceProfile, now: String, summary: inout ImportSummary) throws -> Int64 {
-        let hash = device.definitionHash
+        let definition = device.canonicalJSON
+        let hash = DefinitionHash.fnv1a64(definition)
         let id: Int64
-        if let current = try existing("device", key: device.key) {
+        if let current = try existing("device", key: device.key, definition: definition) {
             if current.hash == hash {
                 summary.devicesUnchanged += 1
                 return current.id
@@ -104,7 +109,7 @@ extension HarnessStore {
                 """)
             try update.bind([.text(device.name), .text(device.idiom.rawValue), .text(device.os.rawValue),
                              .real(device.points.width), .real(device.points.height), .real(device.scale),
-                             .integer(device.homeIndicator ? 1 : 0), .text(device.canonicalJSON), .text(hash),
+                             .integer(device.homeIndicator ? 1 : 0), .text(definition), .text(hash),
                              .text(device.source.file), .integer(Int64(device.source.line)), .text(now),
                              .integer(current.id)])
             try update.execute()
@@ -121,7 +126,7 @@ extension HarnessStore {
                 """)
             try insert.bind([.text(device.key), .text(device.name), .text(device.idiom.rawValue),
                              .text(device.os.rawValue), .real(device.points.width), .real(device.points.height),
-                             .real(device.scale), .integer(device.homeIndicator ? 1 : 0), .text(device.canonicalJSON),
+                             .real(device.scale), .integer(device.homeIndicator ? 1 : 0), .text(definition),
                              .text(hash), .text(device.source.file), .integer(Int64(device.source.line)),
                              .text(now), .text(now)])
             try insert.execute()
@@ -168,9 +173,10 @@ extension HarnessStore {
 
     private func upsert(_ scenario: Scenario, deviceIDs: [String: Int64], now: String,
                         summary: inout ImportSummary) throws {
-        let hash = scenario.definitionHash
+        let definition = scenario.canonicalJSON
+        let hash = DefinitionHash.fnv1a64(definition)
         let id: Int64
-        if let current = try existing("scenario", key: scenario.key) {
+        if let current = try existing("scenario", key: scenario.key, definition: definition) {
             if current.hash == hash {
                 summary.scenariosUnchanged += 1
                 return
@@ -181,7 +187,7 @@ extension HarnessStore {
                 WHERE id = ?
                 """)
             try update.bind([.text(scenario.title), scenario.description.map(SQLiteValue.text) ?? .null,
-                             .text(scenario.container.rawValue), .text(scenario.canonicalJSON), .text(hash),
+                             .text(scenario.container.rawValue), .text(definition), .text(hash),
                              .text(scenario.source.file), .integer(Int64(scenario.source.line)), .text(now),
                              .integer(current.id)])
             try update.execute()
@@ -204,7 +210,7 @@ extension HarnessStore {
                 """)
             try insert.bind([.text(scenario.key), .text(scenario.title),
                              scenario.description.map(SQLiteValue.text) ?? .null, .text(scenario.container.rawValue),
-                             .text(scenario.canonicalJSON), .text(hash), .text(scenario.source.file),
+                             .text(definition), .text(hash), .text(scenario.source.file),
                              .integer(Int64(scenario.source.line)), .text(now), .text(now)])
             try insert.execute()
             id = database.lastInsertRowID

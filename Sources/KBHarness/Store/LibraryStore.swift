@@ -16,6 +16,28 @@ public struct StoredLibrary: Sendable {
 }
 
 extension HarnessStore {
+    /// The stored device profiles that still parse, and the keys of those that do not, without reading any
+    /// scenario: `import` falls back on them, and must work when a stored definition is damaged, since
+    /// importing the fixed file is how it is replaced.
+    public func loadStoredDevices() throws -> (devices: [DeviceProfile], unreadable: [String]) {
+        var devices: [DeviceProfile] = []
+        var unreadable: [String] = []
+        let rows = try database.prepare("SELECT key, definition, source_file, source_line FROM device ORDER BY id")
+        try rows.forEachRow { row in
+            let key = row.text(0) ?? ""
+            guard var parsed = try? DeviceProfile.parseDevices("{\"devices\": [\(row.text(1) ?? "{}")]}",
+                                                                file: "\(path):device \(key)") else {
+                unreadable.append(key)
+                return
+            }
+            for index in parsed.indices {
+                parsed[index].source = SourceLocation(file: row.text(2) ?? path, line: row.int(3), column: 1)
+            }
+            devices += parsed
+        }
+        return (devices, unreadable)
+    }
+
     /// Reads every device and scenario definition back from the database: SQLite is the source of truth
     /// for runs, the files only feed `import`.
     public func loadLibrary() throws -> StoredLibrary {
@@ -63,7 +85,8 @@ extension HarnessStore {
                 storedHashes[row.key] = row.hash
             }
         } catch let error as ScenarioLoadError {
-            throw HarnessError(.data, "\(path): a stored definition no longer parses (written by another kbharness version?): \(error)")
+            throw HarnessError(.data, "\(path): a stored definition no longer parses (written by another kbharness version?): \(error)"
+                               + "\nimport the scenario's or device's file again (fixed) to replace it")
         }
         do {
             // Layouts were checked at import; a run reports a layout that fails as an error cell.
