@@ -240,6 +240,9 @@ func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     environment["GITHUB_STEP_SUMMARY"] = nil
     // The record mode defaults from CI; a child runs as on a developer machine unless a test says otherwise.
     environment["CI"] = nil
+    // A child that traps exits at once: the runtime's interactive backtracer can wait on a child's threads
+    // for minutes, holding the test (and CI) with it; the test then fails on the exit status instead.
+    environment["SWIFT_BACKTRACE"] = "enable=no"
     environment.merge(extra) { $1 }
     return environment
 }

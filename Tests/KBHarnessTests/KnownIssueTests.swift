@@ -100,3 +100,27 @@ import Testing
         #expect(aliasOutcome.mismatches.isEmpty)
     }
 }
+
+/// An expected value whose stored step is outside the scenario's (a database edited by hand) is a mismatch.
+@Suite struct StoredStepBoundsTests {
+    @Test func aStepOfZeroOrLessIsAMismatchNotATrap() throws {
+        let scenario = try Scenario.parse("""
+            key: t/steps
+            title: Steps
+            views:
+              - {id: name, kind: textField, frame: {left: 20, right: 20, top: 100, height: 40}}
+            steps:
+              - focus: name
+              - dismiss
+            """, file: "steps.yaml")
+        let device = try starterDevice("iphone-8")
+        let key = CellKey(scenario: scenario.key, device: device.key, orientation: .portrait, keyboard: .standard, strategy: "iq")
+        let expected = [0, -5, Int(Int32.min), 3].enumerated().map { index, step in
+            ExpectedValue(id: Int64(index + 1), device: nil, orientation: nil, keyboard: nil, strategy: nil, step: step,
+                          metric: "root.y", value: 0, tolerance: 0.5)
+        }
+        let outcome = try #require(CellRunner(key: key, scenario: scenario, device: device)).run(expected: expected)
+        #expect(outcome.mismatches.map(\.step) == [Int(Int32.min), -5, 0, 3])
+        #expect(outcome.mismatches.allSatisfy { $0.actual == nil })
+    }
+}

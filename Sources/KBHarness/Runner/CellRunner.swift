@@ -198,7 +198,8 @@ public struct CellRunner: Sendable {
         for value in chosen.values.sorted(by: { ($0.step ?? 0, $0.metric, $0.id) < ($1.step ?? 0, $1.metric, $1.id) }) {
             let stepNumbers = value.step.map { [$0] } ?? Array(1...max(steps.count, 1))
             for step in stepNumbers {
-                let actual = step <= steps.count ? steps[step - 1].value(of: value.metric) : nil
+                // A stored step outside 1...count (a database edited by hand) is a mismatch, never an index.
+                let actual = step >= 1 && step <= steps.count ? steps[step - 1].value(of: value.metric) : nil
                 if let actual, abs(actual - value.value) <= value.tolerance { continue }
                 mismatches.append(ExpectationMismatch(expectedID: value.id, step: step, metric: value.metric,
                                                       expected: value.value, actual: actual, tolerance: value.tolerance))
