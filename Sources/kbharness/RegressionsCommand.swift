@@ -13,7 +13,14 @@ struct RegressionsCommand: ParsableCommand {
             state_changed (same verdict, other per-step numbers), timing (slower, confirmed by a second \
             measurement; failing only with --fail-on timing). Shown with --all: fixed, improvement \
             (faster), low_confidence (too few samples to tell), not_comparable (no comparable earlier \
-            timing). The same rows are in the v_latest_regressions view for sqlite3.
+            timing). One row per kind and cell: its first step and metric, and how many rows it has \
+            (`rows`); failing ones first, verdict changes (new_failure) before numbers before timing. \
+            The rows themselves are in the v_latest_regressions view for sqlite3.
+
+            Examples:
+              kbharness regressions
+              kbharness regressions --kind new_failure --scenario 'checkout/*'
+              kbharness regressions previous --all --limit 0
             """)
 
     @OptionGroup var store: StoreOptions
@@ -24,14 +31,44 @@ struct RegressionsCommand: ParsableCommand {
     @Flag(help: "Also list entries that do not fail the run (fixed cells, ungated timing).")
     var all = false
 
+    @Option(help: ArgumentHelp("Only these kinds (comma-separated), e.g. new_failure,expected_mismatch.", valueName: "kind,…"))
+    var kind: String?
+
+    @Option(help: ArgumentHelp("Only cells of scenarios whose key matches this glob.", valueName: "glob"))
+    var scenario: String?
+
+    @Option(help: "Rows shown (one per kind and cell); 0 shows every one.")
+    var limit = 50
+
+    func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit must not be negative") }
+        for name in try kinds() ?? [] where !RegressionRecord.kinds.contains(name) {
+            throw ValidationError("--kind: unknown kind '\(name)'; one of \(RegressionRecord.kinds.joined(separator: ", "))")
+        }
+        if let scenario, scenario.isEmpty { throw ValidationError("--scenario is empty; give a glob such as 'login/*'") }
+    }
+
+    /// `--kind` split at commas; nil when not given.
+    func kinds() throws -> [String]? {
+        try kind.flatMap { try OptionList.items($0, option: "--kind") }
+    }
+
     func run() throws {
         try reportingErrors {
             let database = try store.open(forReading: true)
             defer { database.close() }
             let resolved = try database.resolveRun(runReference)
-            let table = try database.regressionsTable(runID: resolved.id, includeNonFailing: all)
-            print("run \(resolved.uuid): \(table.rows.count) regression\(table.rows.count == 1 ? "" : "s")")
-            if !table.rows.isEmpty { print(table.rendered) }
+            let found = try database.regressionsTable(runID: resolved.id, includeNonFailing: all || kind != nil,
+                                                      kinds: try kinds(), scenarioGlob: scenario, limit: limit)
+            let shown = found.table.rows.count
+            let grouped = found.total == found.regressions ? "" : " in \(found.total) rows, one per kind and cell"
+            print("run \(resolved.uuid): \(found.regressions) regression\(found.regressions == 1 ? "" : "s")\(grouped)"
+                  + (shown < found.total ? ", the first \(shown) shown" : ""))
+            if shown > 0 { print(found.table.rendered) }
+            if shown < found.total {
+                print("… \(found.total - shown) more row\(found.total - shown == 1 ? "" : "s"): --limit 0 shows every one, "
+                      + "--kind and --scenario narrow them")
+            }
         }
     }
 }

@@ -119,3 +119,54 @@ import Testing
         #expect(result.stderr.contains("unknown device iphone-15 (did you mean iphone-14-pro-15-16, "), "\(result.stderr)")
     }
 }
+
+/// `kbharness regressions`: one row per kind and cell, verdict changes first, narrowed and cut with the
+/// number left out. The counts are checked against the regression table itself.
+@Suite struct RegressionListTests {
+    @Test func rowsAreGroupedPerCellCutAndFiltered() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.copyScenarios()
+        let selection = ["run", "--device", "iphone-se-1st-gen", "--scenario", "worked/7.*", "--samples", "0"]
+        #expect(try kbharness(selection, in: scratch.path).status <= 1)
+        // The password field 60 pt lower: the expected values and the recorded references of its cells differ
+        // in many metrics and steps, and some cells that passed now fail.
+        try scratch.edit("Scenarios/worked/7.1-plain-bottom-field.yaml",
+                         replacing: "frame: {left: 20, right: 20, bottom: 138, height: 30}",
+                         with: "frame: {left: 20, right: 20, bottom: 78, height: 30}")
+        #expect(try kbharness(["import", "Scenarios"], in: scratch.path).status == 0)
+        #expect(try kbharness(selection, in: scratch.path).status == 1)
+
+        let database = scratch.file("kbharness.sqlite")
+        let latest = "(SELECT id FROM run ORDER BY id DESC LIMIT 1)"
+        func count(_ sql: String) throws -> Int {
+            Int(try sqlite3(database, sql).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        let rows = try count("SELECT count(*) FROM regression WHERE run_id = \(latest) AND fails_run = 1")
+        let groups = try count("SELECT count(DISTINCT kind || cell) FROM regression WHERE run_id = \(latest) AND fails_run = 1")
+        #expect(rows > groups && groups > 2, "rows \(rows), groups \(groups)")
+
+        let all = try kbharness(["regressions", "--limit", "0"], in: scratch.path)
+        #expect(all.status == 0)
+        #expect(all.lines.first?.hasSuffix(": \(rows) regressions in \(groups) rows, one per kind and cell") == true, "\(all.lines.first ?? "")")
+        let kinds = all.lines.dropFirst(3).map { String($0.prefix { $0 != " " }) }
+        #expect(kinds.count == groups)
+        // Verdict changes lead: every new_failure row comes before every expected_mismatch row.
+        if let lastNew = kinds.lastIndex(of: "new_failure"), let firstMismatch = kinds.firstIndex(of: "expected_mismatch") {
+            #expect(lastNew < firstMismatch)
+        }
+
+        let cut = try kbharness(["regressions", "--limit", "2"], in: scratch.path)
+        #expect(cut.lines.first?.hasSuffix(", the first 2 shown") == true)
+        #expect(cut.lines.last == "… \(groups - 2) more rows: --limit 0 shows every one, --kind and --scenario narrow them")
+
+        let newFailures = try count("SELECT count(DISTINCT cell) FROM regression WHERE run_id = \(latest) AND kind = 'new_failure'")
+        let onlyNew = try kbharness(["regressions", "--kind", "new_failure", "--limit", "0"], in: scratch.path)
+        #expect(onlyNew.lines.dropFirst(3).count == newFailures)
+        #expect(onlyNew.lines.dropFirst(3).allSatisfy { $0.hasPrefix("new_failure ") })
+        let otherScenario = try kbharness(["regressions", "--scenario", "worked/7.2*", "--limit", "0"], in: scratch.path)
+        #expect(otherScenario.lines.dropFirst(3).allSatisfy { $0.contains(" worked/7.2") })
+        #expect(!otherScenario.stdout.contains("7.1-plain-bottom-field"))
+        #expect(try kbharness(["regressions", "--kind", "bogus"], in: scratch.path).status == 64)
+    }
+}

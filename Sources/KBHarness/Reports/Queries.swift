@@ -91,18 +91,41 @@ extension HarnessStore {
                                   "seconds", "build", "git"], rows: rows)
     }
 
-    /// `kbharness regressions`: a run's regressions, failing ones first.
-    public func regressionsTable(runID: Int64, includeNonFailing: Bool) throws -> TextTable {
+    /// `kbharness regressions`: one row per kind and cell (its first step and metric, and how many rows it
+    /// has), failing ones first, verdict changes before numbers before timing; `kinds` and the scenario glob
+    /// narrow it. Returns the rows (at most `limit`, 0 for all) and how many there are in all.
+    public func regressionsTable(runID: Int64, includeNonFailing: Bool, kinds: [String]? = nil, scenarioGlob: String? = nil,
+                                 limit: Int = 0) throws -> (table: TextTable, total: Int, regressions: Int) {
+        let order = RegressionRecord.kinds.enumerated().map { "WHEN '\($0.element)' THEN \($0.offset)" }.joined(separator: " ")
         let statement = try database.prepare("""
-            SELECT g.kind, g.cell, ifnull(g.step, ''), ifnull(g.metric, ''), ifnull(g.old_value, ''),
-                   ifnull(g.new_value, ''), g.rule
-            FROM regression g
-            WHERE g.run_id = ? AND (g.fails_run = 1 OR ?)
-            ORDER BY g.fails_run DESC, g.kind, g.cell, g.step
+            WITH chosen AS (
+                SELECT g.kind, g.cell, g.step, g.metric, g.old_value, g.new_value, g.rule, g.fails_run,
+                       count(*) OVER (PARTITION BY g.kind, g.cell) AS rows_in_cell,
+                       row_number() OVER (PARTITION BY g.kind, g.cell ORDER BY g.step, g.metric) AS rank
+                FROM regression g
+                WHERE g.run_id = ?1 AND (g.fails_run = 1 OR ?2)
+                  AND (?3 IS NULL OR g.kind IN (SELECT value FROM json_each(?3)))
+                  AND (?4 IS NULL OR substr(g.cell, 1, instr(g.cell, '|') - 1) GLOB ?4)
+            )
+            SELECT kind, cell, ifnull(step, ''), ifnull(metric, ''), ifnull(old_value, ''), ifnull(new_value, ''),
+                   rows_in_cell, rule, count(*) OVER () AS groups, sum(rows_in_cell) OVER () AS regressions
+            FROM chosen
+            WHERE rank = 1
+            ORDER BY fails_run DESC, CASE kind \(order) ELSE 99 END, cell
+            LIMIT CASE WHEN ?5 > 0 THEN ?5 ELSE -1 END
             """)
-        try statement.bind([.integer(runID), .integer(includeNonFailing ? 1 : 0)])
-        let rows = try statement.mapRows { row in (0..<7).map { row.text(Int32($0)) ?? "" } }
-        return TextTable(header: ["kind", "cell", "step", "metric", "old", "new", "rule"], rows: rows)
+        let kindList: SQLiteValue = kinds.map { .text("[" + $0.map { "\"\($0)\"" }.joined(separator: ",") + "]") } ?? .null
+        try statement.bind([.integer(runID), .integer(includeNonFailing ? 1 : 0), kindList,
+                            scenarioGlob.map(SQLiteValue.text) ?? .null, .integer(Int64(limit))])
+        var total = 0, regressions = 0
+        let rows = try statement.mapRows { row -> [String] in
+            total = Int(row.boundedInt(8))
+            regressions = Int(row.boundedInt(9))
+            let count = row.boundedInt(6)
+            return (0..<6).map { row.text(Int32($0)) ?? "" } + [count > 1 ? "\(count)" : "", row.text(7) ?? ""]
+        }
+        let table = TextTable(header: ["kind", "cell", "step", "metric", "old", "new", "rows", "rule"], rows: rows)
+        return (table, total, regressions)
     }
 
     /// The stored per-step state of one cell in a run, or nil if the cell did not run then.

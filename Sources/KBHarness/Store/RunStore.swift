@@ -88,6 +88,9 @@ public struct RegressionRecord: Sendable, Equatable {
 
     /// The timing verdict kinds.
     public static let timingKinds: Set<String> = ["timing", "improvement", "low_confidence", "not_comparable"]
+    /// Every kind, in the order a reader wants them: verdict changes, then numbers, then timing.
+    public static let kinds = ["new_failure", "expected_mismatch", "state_changed", "timing", "fixed", "improvement",
+                               "low_confidence", "not_comparable"]
 
     /// Whether this is a timing verdict (bit 2 of the exit code) rather than a correctness one (bit 1).
     public var isTimingVerdict: Bool { RegressionRecord.timingKinds.contains(kind) }
