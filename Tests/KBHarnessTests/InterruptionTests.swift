@@ -5,11 +5,14 @@ import Testing
 /// A run stopped by SIGINT or SIGTERM ends `aborted`; one killed with SIGKILL is marked `aborted` by the
 /// next command; the database stays consistent and the next run works. Real processes, real signals.
 @Suite(.serialized) struct InterruptionTests {
-    /// Starts a full-matrix run of the starter library and returns once its first progress line is out.
-    func startRun(in scratch: Scratch) throws -> (process: Process, stderr: Pipe) {
+    /// Starts `kbharness arguments` (by default a full-matrix run of the starter library) and returns once its
+    /// standard error has shown `marker` (by default the first progress line), with what it showed so far.
+    func startRun(in scratch: Scratch,
+                  arguments: [String] = ["run", "--device", "all", "--strategy", "all", "--samples", "11"],
+                  until marker: String = "kbharness: [") throws -> (process: Process, stderr: Pipe, seen: Data) {
         let process = Process()
         process.executableURL = try kbharnessExecutable()
-        process.arguments = ["run", "--device", "all", "--strategy", "all", "--samples", "11"]
+        process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
         process.environment = childEnvironment()
         let stderr = Pipe()
@@ -19,11 +22,13 @@ import Testing
         var seen = Data()
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
-            seen += stderr.fileHandleForReading.availableData
-            if String(decoding: seen, as: UTF8.self).contains("kbharness: [") { return (process, stderr) }
+            let chunk = stderr.fileHandleForReading.availableData
+            if chunk.isEmpty && !process.isRunning { break }
+            seen += chunk
+            if String(decoding: seen, as: UTF8.self).contains(marker) { return (process, stderr, seen) }
         }
         process.terminate()
-        throw TestFailure("the run printed no progress within 120 s")
+        throw TestFailure("the run printed no '\(marker)' within 120 s: \(String(decoding: seen, as: UTF8.self))")
     }
 
     func runStatuses(_ scratch: Scratch) throws -> [String] {
@@ -38,7 +43,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try scratch.copyScenarios()
-        let (process, stderr) = try startRun(in: scratch)
+        let (process, stderr, _) = try startRun(in: scratch)
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -64,21 +69,9 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try scratch.copyScenarios()
-        let process = Process()
-        process.executableURL = try kbharnessExecutable()
-        process.arguments = ["run", "--scenario", "worked/*", "--device", "iphone-8", "--samples", "10000"]
-        process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
-        process.environment = childEnvironment()
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("100%]") {
-            let chunk = stderr.fileHandleForReading.availableData
-            if chunk.isEmpty && !process.isRunning { break }
-            seen += chunk
-        }
+        let (process, stderr, seen) = try startRun(
+            in: scratch, arguments: ["run", "--scenario", "worked/*", "--device", "iphone-8", "--samples", "10000"],
+            until: "100%]")
         kill(process.processIdentifier, SIGINT)
         // Not a timing assertion: a run that ignored the signal would time every cell, for minutes; this
         // only bounds the wait so such a run fails the test instead of hanging it.
@@ -100,7 +93,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try scratch.copyScenarios()
-        let (process, _) = try startRun(in: scratch)
+        let (process, _, _) = try startRun(in: scratch)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
