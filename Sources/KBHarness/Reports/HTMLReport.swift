@@ -309,8 +309,7 @@ struct PictureMaker {
 
     private mutating func figure(path: String, svg: String, caption: String) -> String {
         files.append((path: path, svg: svg))
-        return "<figure><a href=\"\(HTMLText.escape(path))\"><img src=\"\(HTMLText.escape(path))\" alt=\"\(HTMLText.escape(caption))\" loading=\"lazy\"></a>"
-            + "<figcaption>\(HTMLText.escape(caption))</figcaption></figure>"
+        return HTMLText.figure(path: path, caption: caption)
     }
 
     private func note(_ text: String) -> String { "<p class=\"note\">\(HTMLText.escape(text))</p>" }
@@ -323,6 +322,12 @@ enum HTMLText {
     /// `& < > " '` as entities, line breaks as character references, control characters dropped: the
     /// same escaping as XML attributes, which is valid in HTML text and attributes alike.
     static func escape(_ value: String) -> String { XMLEscape.attribute(value) }
+
+    /// A picture file shown in the page, linked to itself, with `caption` under it and as its alternative text.
+    static func figure(path: String, caption: String) -> String {
+        "<figure><a href=\"\(escape(path))\"><img src=\"\(escape(path))\" alt=\"\(escape(caption))\" loading=\"lazy\"></a>"
+            + "<figcaption>\(escape(caption))</figcaption></figure>"
+    }
 
     /// A CSS class fragment from a stored status: lowercase letters, digits and dashes only.
     static func classFragment(_ value: String) -> String {

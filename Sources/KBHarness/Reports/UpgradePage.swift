@@ -112,8 +112,7 @@ public enum UpgradePage {
                                            highlighted: changed.map { ($0, shown.metrics[$0]) })
                 let path = "\(base)-\(side).svg"
                 files.append((path, svg))
-                html += "<figure><a href=\"\(e(path))\"><img src=\"\(e(path))\" alt=\"\(e(strategy))\" loading=\"lazy\"></a>"
-                    + "<figcaption>\(e(strategy)), step \(index + 1)</figcaption></figure>"
+                html += HTMLText.figure(path: path, caption: "\(strategy), step \(index + 1)")
             }
             return html + "</div>\n"
         }
