@@ -1,4 +1,5 @@
 import Foundation
+import KBHarness
 
 /// Set by the SIGINT/SIGTERM handler: writing a `sig_atomic_t` is all a handler may safely do.
 nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
@@ -20,4 +21,14 @@ enum Interruption {
 
     /// Whether SIGINT or SIGTERM arrived.
     static var requested: Bool { interruptRequested != 0 }
+}
+
+extension RunOptions {
+    /// What a run started from the command line shows and obeys: the progress line on standard error, and
+    /// Ctrl-C or SIGTERM, which stop it as `aborted`.
+    mutating func attachToTerminal() {
+        progress = ProgressLine.make()
+        Interruption.install()
+        isCancelled = { Interruption.requested }
+    }
 }

@@ -11,4 +11,9 @@ enum OptionList {
         }
         return items == ["all"] ? nil : items
     }
+
+    /// A scenario glob given as `""` is a usage error too, rather than a selection of nothing.
+    static func checkGlob(_ glob: String?, option: String) throws {
+        if let glob, glob.isEmpty { throw ValidationError("\(option) is empty; give a glob such as 'login/*'") }
+    }
 }

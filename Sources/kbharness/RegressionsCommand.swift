@@ -45,7 +45,7 @@ struct RegressionsCommand: ParsableCommand {
         for name in try kinds() ?? [] where !RegressionRecord.kinds.contains(name) {
             throw ValidationError("--kind: unknown kind '\(name)'; one of \(RegressionRecord.kinds.joined(separator: ", "))")
         }
-        if let scenario, scenario.isEmpty { throw ValidationError("--scenario is empty; give a glob such as 'login/*'") }
+        try OptionList.checkGlob(scenario, option: "--scenario")
     }
 
     /// `--kind` split at commas; nil when not given.

@@ -151,7 +151,7 @@ struct RunCommand: ParsableCommand {
                 }
                 return selected
             }
-        if let scenario, scenario.isEmpty { throw ValidationError("--scenario is empty; give a glob such as 'login/*'") }
+        try OptionList.checkGlob(scenario, option: "--scenario")
         var selection = RunSelection(devices: try OptionList.items(device, option: "--device"), scenarioGlob: scenario,
                                      tags: tags.isEmpty ? nil : tags,
                                      orientations: try parsed(orientation, "orientation"),
@@ -183,9 +183,7 @@ struct RunCommand: ParsableCommand {
             options.retries = retries
             options.jobs = jobs
             options.retainOutcomes = outputs.needsEveryOutcome
-            options.progress = ProgressLine.make()
-            Interruption.install()
-            options.isCancelled = { Interruption.requested }
+            options.attachToTerminal()
             let selection = try selection()
             let report = try MatrixRunner.run(store: database, selection: selection, options: options,
                                               metadata: RunEnvironment.metadata(selection: selection))

@@ -56,9 +56,7 @@ struct StrategyPairOptions: ParsableArguments {
         options.record = .never
         options.jobs = ProcessInfo.processInfo.activeProcessorCount
         options.retainOutcomes = false
-        options.progress = ProgressLine.make()
-        Interruption.install()
-        options.isCancelled = { Interruption.requested }
+        options.attachToTerminal()
         printNote("the latest run has not got both \(from) and \(to): running them on every scenario (no timing)")
         let run = try MatrixRunner.run(store: database, selection: selection, options: options,
                                        metadata: RunEnvironment.metadata(selection: selection))
