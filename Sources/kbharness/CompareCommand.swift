@@ -8,10 +8,13 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare two stored runs cell by cell.",
         discussion: """
-            A and B are `latest`, `previous`, `baseline:NAME` or run uuids (a unique prefix is enough). Each cell is \
-            regressed (passed in A, fails in B), fixed, state changed (same verdict, other numbers), not \
-            comparable (its scenario or device definition changed), added, removed or unchanged; timed \
-            cells show B's p50 over A's. The exit code is 1 when a change named by --fail-on occurred.
+            A and B are `latest`, `previous`, `baseline:NAME` or run uuids (a unique prefix is enough). A cell's \
+            verdict is what its invariants and expected values say (a cell failing only its reference snapshot \
+            held it). Each cell is regressed (its verdict held in A and fails in B), fixed, state changed (same \
+            verdict, other numbers), redefined (same verdict, other numbers, and its scenario or device \
+            definition was edited in between), added, removed or unchanged. Verdicts are compared across edited \
+            definitions: such a cell has "definition changed" beside it. Timed cells show B's p50 over A's. The \
+            exit code is 1 when a change named by --fail-on occurred.
 
             Examples:
               kbharness compare previous latest --only-regressed
@@ -69,9 +72,9 @@ struct CompareCommand: ParsableCommand {
                 onlyRegressed ? row.change == .regressed : (all || row.change != .unchanged)
             }
             if !shown.isEmpty {
-                let table = TextTable(header: ["cell", "A", "B", "change", "p50 B/A"], rows: shown.map { row in
+                let table = TextTable(header: ["cell", "A", "B", "change", "definition", "p50 B/A"], rows: shown.map { row in
                     [row.cell, row.statusA ?? "—", row.statusB ?? "—", row.change.rawValue,
-                     row.ratio.map { String(format: "%.2f", $0) } ?? ""]
+                     row.definitionChanged ? "changed" : "", row.ratio.map { String(format: "%.2f", $0) } ?? ""]
                 })
                 print(table.rendered)
             }

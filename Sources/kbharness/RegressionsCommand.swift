@@ -8,13 +8,17 @@ struct RegressionsCommand: ParsableCommand {
         abstract: "List a run's regressions, failing ones first.",
         discussion: """
             RUN is `latest` (default), `previous`, `baseline:NAME`, or a run uuid (a unique prefix is \
-            enough). Kinds that fail the run: expected_mismatch (an expected value or the reference \
-            snapshot differs), new_failure (passed in the previous comparable run, fails now), \
-            state_changed (same verdict, other per-step numbers), timing (slower, confirmed by a second \
+            enough). A cell's verdict is what its invariants and expected values say. Kinds that fail the \
+            run: new_failure (its verdict held in the previous run and fails now, even when its scenario \
+            or device definition was edited in between), expected_mismatch (an expected value people wrote \
+            is missed), reference_mismatch (its state differs from its reference snapshot: one row naming \
+            the first difference, `values` says how many differ), state_changed (other per-step numbers \
+            than the previous run with nothing else judging them), timing (slower, confirmed by a second \
             measurement; failing only with --fail-on timing). Shown with --all: fixed, improvement \
             (faster), low_confidence (too few samples to tell), not_comparable (no comparable earlier \
-            timing). One row per kind and cell: its first step and metric, and how many rows it has \
-            (`rows`); failing ones first, verdict changes (new_failure) before numbers before timing. \
+            timing). A difference an edited definition explains says so in its rule and never fails as \
+            state_changed. One row per kind and cell, failing ones first, verdict changes before numbers \
+            before timing.
             The rows themselves are in the v_latest_regressions view for sqlite3.
 
             Examples:
@@ -61,8 +65,9 @@ struct RegressionsCommand: ParsableCommand {
             let found = try database.regressionsTable(runID: resolved.id, includeNonFailing: all || kind != nil,
                                                       kinds: try kinds(), scenarioGlob: scenario, limit: limit)
             let shown = found.table.rows.count
-            let grouped = found.total == found.regressions ? "" : " in \(found.total) rows, one per kind and cell"
-            print("run \(resolved.uuid): \(found.regressions) regression\(found.regressions == 1 ? "" : "s")\(grouped)"
+            // Counted as the closing line counts them: one per kind and cell; `values` says how many each stands for.
+            let what = all || kind != nil ? "" : " failing the run"
+            print("run \(resolved.uuid): \(found.total) regression\(found.total == 1 ? "" : "s")\(what), one per kind and cell"
                   + (shown < found.total ? ", the first \(shown) shown" : ""))
             if shown > 0 { print(found.table.rendered) }
             if shown < found.total {

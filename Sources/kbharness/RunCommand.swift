@@ -277,7 +277,27 @@ enum RunSummaryPrinter {
     static func print(_ report: RunReport, palette: Palette, limit: Int = 20) {
         // The module's escaping `print`, which the name of this function hides.
         func line(_ text: String) { kbharness.print(text) }
-        let failing = report.outcomes.filter { $0.status.fails(newFails: report.counts.newFails) }
+        // Verdict changes and other failing regressions first, one row per kind and cell.
+        let groups = RegressionGroup.group(report.regressions)
+        let failingGroups = groups.filter(\.failsRun)
+        if report.counts.regressions > 0 {
+            var table = TextTable(header: ["kind", "cell", "step", "metric", "old → new", "rule"])
+            for group in failingGroups.prefix(limit) {
+                let regression = group.first
+                table.rows.append([
+                    regression.kind + (group.rows > 1 ? " ×\(group.rows)" : ""), group.cell.text,
+                    regression.step.map(String.init) ?? "", regression.metric ?? "",
+                    "\(regression.oldValue ?? "–") → \(regression.newValue ?? "–")", regression.rule,
+                ])
+            }
+            line("regressions (\(report.counts.regressions)):")
+            line(table.rendered)
+            let shown = min(limit, failingGroups.count)
+            if report.counts.regressions > shown {
+                line("  … \(report.counts.regressions - shown) more: kbharness regressions \(report.uuid)")
+            }
+        }
+        let failing = report.outcomes.filter { $0.status.fails(newFails: report.newFails) }
         let failingCount = report.failed
         if failingCount > 0 {
             line("failing cells (\(failingCount)):")
@@ -293,34 +313,28 @@ enum RunSummaryPrinter {
             line("flaky cells (\(report.counts.flaky)), passed only on a retry\(report.failOnFlaky ? "" : "; they fail the run with --fail-on flaky"):")
             for outcome in flaky.prefix(limit) { line("  FLAKY \(outcome.key.text): \(outcome.message ?? "")") }
         }
-        // Failing regressions first, then timing verdicts worth a look (unconfirmed slowdowns, improvements).
-        let shown = report.regressions.filter(\.regression.failsRun)
-            + report.regressions.filter { !$0.regression.failsRun && ["timing", "improvement"].contains($0.regression.kind) }
-        if !shown.isEmpty {
-            var table = TextTable(header: ["kind", "cell", "step", "metric", "old → new", "ratio", "p", "confirmed", "fails"])
-            for (cell, regression) in shown.prefix(limit) {
-                let timing = regression.timing
-                table.rows.append([
-                    regression.kind, cell.text, regression.step.map(String.init) ?? "", regression.metric ?? "",
-                    "\(regression.oldValue ?? "–") → \(regression.newValue ?? "–")",
-                    timing.map { String(format: "%.2f×", $0.ratio) } ?? "",
-                    timing?.pValue.map { String(format: "%.4f", $0) } ?? "",
-                    timing?.confirmed.map { $0 ? "✓" : "✗" } ?? "",
-                    regression.failsRun ? "yes" : "no",
-                ])
-            }
-            let failingRegressions = report.failingRegressions
-            line("regressions (\(failingRegressions) failing\(shown.count > failingRegressions ? ", \(shown.count - failingRegressions) timing notes" : "")):")
-            line(table.rendered)
-            if shown.count > limit { line("  … \(shown.count - limit) more: kbharness regressions \(report.uuid)") }
-        }
-        if report.cellsWithKnownIssues > 0 {
-            line("\(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios (v_result.known_failures)")
+        // What fails nothing comes last, as one line: fixed cells, explained changes, timing notes.
+        if let notes = RunSummaryPrinter.notes(report, groups: groups.filter { !$0.failsRun }) { line(notes) }
+        if report.counts.known > 0 {
+            line("\(report.counts.known) passing cells hit known issues declared in their scenarios (v_result.known_failures)")
         }
         if report.counts.recorded > 0 {
             line("recorded \(report.counts.recorded) reference snapshots (--record \(report.recordMode.rawValue))")
         }
         line("run \(report.uuid): \(report.cells) cells in \(String(format: "%.2f", report.seconds)) s")
         printStyled(report.exitCode == 0 ? palette.green(report.closingLine) : palette.red(report.closingLine))
+    }
+
+    /// One line for the regressions that fail nothing (`not failing: 3 fixed, 2 timing notes; kbharness
+    /// regressions RUN --kind …`), or nil when there are none. Counted from the retained rows.
+    static func notes(_ report: RunReport, groups: [RegressionGroup]) -> String? {
+        guard !groups.isEmpty else { return nil }
+        var byKind: [String: Int] = [:]
+        for group in groups { byKind[group.first.kind, default: 0] += 1 }
+        let kinds = RegressionRecord.kinds.filter { byKind[$0] != nil }
+        let parts = kinds.map { "\(byKind[$0]!) \($0)" }
+        return "not failing: " + parts.joined(separator: ", ")
+            + (report.outcomesComplete ? "" : " (of the rows this run kept)")
+            + "; kbharness regressions \(report.uuid) --kind \(kinds.joined(separator: ","))"
     }
 }

@@ -148,7 +148,10 @@ import Testing
 
         let all = try kbharness(["regressions", "--limit", "0"], in: scratch.path)
         #expect(all.status == 0)
-        #expect(all.lines.first?.hasSuffix(": \(rows) regressions in \(groups) rows, one per kind and cell") == true, "\(all.lines.first ?? "")")
+        #expect(all.lines.first?.hasSuffix(": \(groups) regressions failing the run, one per kind and cell") == true, "\(all.lines.first ?? "")")
+        // The same number the run's closing line and the run table give.
+        #expect(try count("SELECT regressions FROM run WHERE id = \(latest)") == groups)
+        #expect(try count("SELECT regressions FROM v_run_summary LIMIT 1") == groups)
         let kinds = all.lines.dropFirst(3).map { String($0.prefix { $0 != " " }) }
         #expect(kinds.count == groups)
         // Verdict changes lead: every new_failure row comes before every expected_mismatch row.

@@ -67,18 +67,23 @@ import KeyboardAvoidance
         #expect(run1["engine"] == EngineInfo.version)
         #expect(run1["git_sha"] == "NULL")  // The scratch directory is not a checkout.
         #expect(Double(run1["seconds"] ?? "") != nil)
-        #expect(summary.first?["regressions"] == "1")
+        // Run 2 misses the edited expected value, and the cell held in run 1: two regressions, one per kind.
+        #expect(summary.first?["regressions"] == "2")
+        #expect(summary.first?["regressed"] == "1")
         #expect(try sqlite3Rows(database, "SELECT uuid FROM v_latest_run") == [["uuid": uuid2]])
 
         // v_latest_regressions: the mismatch of run 2, readable.
-        var latest = try sqlite3Rows(database, "SELECT * FROM v_latest_regressions")
+        #expect(try sqlite3Rows(database, "SELECT kind FROM v_latest_regressions").map { $0["kind"] }
+                == ["new_failure", "expected_mismatch"])
+        var latest = try sqlite3Rows(database, "SELECT * FROM v_latest_regressions WHERE kind = 'expected_mismatch'")
         try #require(latest.count == 1, "\(latest)")
         #expect(latest.first?["rule"]?.contains("0.5") == true)  // The tolerance the comparison used.
         latest[0]["rule"] = nil
         #expect(latest == [[
             "kind": "expected_mismatch", "against": "expected", "scenario": plainBottomField,
             "device": "iphone-se-1st-gen", "orientation": "portrait", "keyboard": "standard", "strategy": "iq",
-            "step": "2", "metric": "root.y", "old_value": "-80", "new_value": "-88", "fails_run": "1", "cell": plain,
+            "step": "2", "metric": "root.y", "old_value": "-80", "new_value": "-88", "differing": "NULL",
+            "definition_changed": "0", "fails_run": "1", "cell": plain,
         ]])
 
         // v_cell_history: both runs of the 7.1 cell, oldest first; the definition changed in between.

@@ -50,7 +50,7 @@ import KBSQLite
                            "regression", "result", "run", "scenario", "scenario_tag", "timing"])
         let views = try store.database.textRows("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name").map { $0[0] }
         #expect(views == ["v_cell_history", "v_device_trust", "v_expected", "v_flaky", "v_latest_regressions", "v_latest_run",
-                          "v_move_log", "v_reference", "v_result", "v_run_summary", "v_step", "v_strategy_comparison", "v_strategy_failures"])
+                          "v_move_log", "v_reference", "v_result", "v_run_counts", "v_run_summary", "v_step", "v_strategy_comparison", "v_strategy_failures"])
         store.close()
 
         // The file header itself carries the application id ("kbhr") and the schema version.
@@ -80,7 +80,28 @@ import KBSQLite
                                  engine_version, harness_version, selection, cells, passed, failed, errors, regressions,
                                  duration_ms)
                 VALUES ('old-run', 'complete', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:01.000Z', 'h', 't',
-                        'debug', '0.0.1', '0.0.1', '{}', 3, 2, 1, 0, 0, 1500)
+                        'debug', '0.0.1', '0.0.1', '{}', 3, 2, 1, 0, 0, 1500);
+                INSERT INTO scenario (id, key, title, container, definition, definition_hash, source_file, source_line,
+                                      imported_at, updated_at)
+                VALUES (1, 's', 'S', 'plain', '{}', 'sh', 's.yaml', 1, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
+                INSERT INTO device (id, key, name, idiom, os, width_pt, height_pt, scale, home_indicator, definition,
+                                    definition_hash, source_file, source_line, imported_at, updated_at)
+                VALUES (1, 'd', 'D', 'phone', 'ios18', 375, 667, 2, 0, '{}', 'dh', 'd.json', 1,
+                        '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
+                INSERT INTO result (id, run_id, cell, scenario_id, device_id, orientation, keyboard, strategy, scenario_hash,
+                                    device_hash, status, steps, state, state_hash, failed_invariants, failed_expectations)
+                VALUES (1, 1, 's|d|portrait|standard|iq', 1, 1, 'portrait', 'standard', 'iq', 'sh', 'dh', 'pass', 1, '[]', 'x', 0, 0),
+                       (2, 1, 's|d|portrait|emoji|iq', 1, 1, 'portrait', 'emoji', 'iq', 'sh', 'dh', 'pass', 1, '[]', 'x', 0, 0),
+                       (3, 1, 's|d|landscape|emoji|iq', 1, 1, 'landscape', 'emoji', 'iq', 'sh', 'dh', 'fail', 1, '[]', 'y', 0, 3);
+                -- Before 0012 each value differing from the reference was an expected_mismatch row of its own.
+                INSERT INTO regression (id, run_id, result_id, cell, kind, against, step, metric, old_value, new_value,
+                                        rule, fails_run)
+                VALUES (7, 1, 3, 's|d|landscape|emoji|iq', 'expected_mismatch', 'expected', 1, 'root.y', '-88', '-80',
+                        'equals the cell''s reference snapshot', 1),
+                       (8, 1, 3, 's|d|landscape|emoji|iq', 'expected_mismatch', 'expected', 1, 'gap', '10', '18',
+                        'equals the cell''s reference snapshot', 1),
+                       (9, 1, 3, 's|d|landscape|emoji|iq', 'expected_mismatch', 'expected', 1, 'gap', '10', '12',
+                        '|actual − expected| ≤ 0.5', 1);
                 """)
             #expect(try old.userVersion() == 1)
             #expect(try old.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'view'") == 0)
@@ -94,9 +115,18 @@ import KBSQLite
         #expect(try store.schemaVersion() == versions.last)
         #expect(try store.database.textRows("SELECT uuid, status, cells, passed, failed FROM run")
                 == [["old-run", "complete", "3", "2", "1"]])
-        // The views of 0002 exist and read the old data.
-        #expect(try store.database.textRows("SELECT run, cells, passed, failed, seconds FROM v_run_summary")
-                == [["old-run", "3", "2", "1", "1.5"]])
+        // The views exist and count the old rows.
+        #expect(try store.database.textRows("SELECT run, cells, passed, failed, regressions, seconds FROM v_run_summary")
+                == [["old-run", "3", "2", "1", "2", "1.5"]])
+        // 0012: the two reference rows became one reference_mismatch naming the first and counting both; the
+        // expected value written by people stayed, and the result's counts were split accordingly.
+        #expect(try store.database.textRows("""
+            SELECT id, kind, against, metric, old_value, new_value, ifnull(differing, 'NULL'), definition_changed
+            FROM regression ORDER BY id
+            """) == [["7", "reference_mismatch", "reference", "root.y", "-88", "-80", "2", "0"],
+                     ["9", "expected_mismatch", "expected", "gap", "10", "12", "NULL", "0"]])
+        #expect(try store.database.textRows("SELECT failed_expectations, reference_differences FROM result WHERE id = 3")
+                == [["1", "2"]])
     }
 
     @Test func newerDatabaseIsRefusedAndLeftByteIdentical() throws {

@@ -155,7 +155,7 @@ import KeyboardAvoidance
         #expect(report.outcomes.map(\.key.text) == [plain, scroll])
         #expect(report.outcomes.map(\.status) == [.pass, .pass])
         #expect(report.exitCode == 0)
-        #expect(report.closingLine == "kbharness: 2 passed, 0 failed")
+        #expect(report.closingLine == "kbharness: 2 passed, 0 failed; no regressions")
         #expect(try db.textRows("""
             SELECT status, cells, passed, failed, errors, regressions, finished_at IS NOT NULL, duration_ms >= 0, host
             FROM run WHERE id = ?

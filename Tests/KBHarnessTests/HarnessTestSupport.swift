@@ -271,7 +271,7 @@ func sqlite3(_ database: String, _ sql: String, header: Bool = false) throws -> 
 /// The closing line of `kbharness run`: passed, failed and failing regressions.
 func closingCounts(_ output: String) -> (passed: Int, failed: Int, regressions: Int)? {
     guard let line = output.split(separator: "\n").last.map(String.init),
-          let match = line.wholeMatch(of: /kbharness: (\d+) passed, (\d+) failed(?:, \d+ new)?(?:, \d+ flaky)?(?:, (\d+) regressions)?/) else {
+          let match = line.wholeMatch(of: /kbharness: (\d+) passed, (\d+) failed(?:, \d+ new)?(?:, \d+ flaky)?; (?:no regressions|(\d+) regressions?: .+)/) else {
         return nil
     }
     return (Int(match.1)!, Int(match.2)!, match.3.map { Int($0)! } ?? 0)

@@ -70,7 +70,7 @@ import KBSQLite
         #expect(byCell[seCell(plainBottomField)] == .pass)
         #expect(report.counts.new == byCell.values.filter { $0 == .new }.count)
         #expect(report.counts.new > 0)
-        #expect(report.failed == report.counts.new + report.counts.fail + report.counts.error)
+        #expect(report.failed == report.counts.new + report.outcomes.filter { [.fail, .error].contains($0.status) }.count)
         #expect(report.exitCode & RunReport.ExitBit.correctness != 0)
         #expect(report.closingLine.contains(", \(report.counts.new) new"))
         #expect(try currentReferences(store).isEmpty)
@@ -91,8 +91,8 @@ import KBSQLite
         // missing: every cell that ran gets a reference; unasserted cells are new but do not fail.
         let (first, firstID) = try run(store, .missing)
         #expect(statuses(first)[Self.signUpCell] == .new)
-        #expect(first.counts.recorded == first.cells - first.counts.error)
-        #expect(first.exitCode & RunReport.ExitBit.correctness == 0 || first.counts.fail > 0)
+        #expect(first.counts.recorded == first.cells - first.counts.errors)
+        #expect(first.exitCode & RunReport.ExitBit.correctness == 0 || first.counts.failed > first.counts.errors)
         let recorded = try currentReferences(store)
         #expect(recorded.count == first.counts.recorded)
         #expect(recorded.allSatisfy { $0[1] == "\(firstID)" && $0[2] == "record" && $0[3] == "missing" })
@@ -118,11 +118,24 @@ import KBSQLite
         let focused = try #require(signUp.referenceMismatches.first { $0.metric == "focused.minY" })
         let old = try #require(focused.reference.flatMap(Double.init)), new = try #require(focused.actual.flatMap(Double.init))
         #expect(old != new)
+        // One reference_mismatch row for the cell: its first difference, how many differ, and that the
+        // scenario was edited since the reference was recorded.
+        let firstDifference = try #require(signUp.referenceMismatches.first)
         let rows = try store.database.textRows("""
-            SELECT kind, against, step, old_value, new_value, fails_run FROM regression
-            WHERE run_id = ? AND cell = ? AND metric = 'focused.minY' ORDER BY step LIMIT 1
+            SELECT kind, against, step, metric, old_value, new_value, differing, definition_changed, fails_run
+            FROM regression WHERE run_id = ? AND cell = ? AND against <> 'previous'
             """, [.integer(changedID), .text(Self.signUpCell)])
-        #expect(rows == [["expected_mismatch", "expected", "\(focused.step)", focused.reference!, focused.actual!, "1"]])
+        #expect(rows == [["reference_mismatch", "reference", "\(firstDifference.step)", firstDifference.metric ?? "NULL",
+                          firstDifference.reference ?? "NULL", firstDifference.actual ?? "NULL",
+                          "\(signUp.referenceMismatches.count)", "1", "1"]])
+        #expect(signUp.referenceMismatches.count > 1)
+        #expect(try store.database.textRows("SELECT failed_expectations, reference_differences FROM result WHERE run_id = ? AND cell = ?",
+                                            [.integer(changedID), .text(Self.signUpCell)])
+                == [["0", "\(signUp.referenceMismatches.count)"]])
+        // Its invariants held before and hold now: no verdict change, however many numbers moved.
+        #expect(try store.database.scalarInt("SELECT count(*) FROM regression WHERE run_id = ? AND kind = 'new_failure'",
+                                             [.integer(changedID)]) == 0)
+        #expect(changed.counts.referenceMismatches > 0 && changed.counts.redefined == changed.counts.referenceMismatches)
         #expect(changed.exitCode & RunReport.ExitBit.correctness != 0)
         #expect(try currentReferences(store) == recorded)  // never records nothing
 
@@ -144,7 +157,7 @@ import KBSQLite
         // all: every cell is re-recorded from this run, matching or not.
         let (everything, everythingID) = try run(store, .all)
         let current = try currentReferences(store)
-        #expect(current.count == everything.cells - everything.counts.error)
+        #expect(current.count == everything.cells - everything.counts.errors)
         #expect(current.allSatisfy { $0[1] == "\(everythingID)" && $0[3] == "all" })
     }
 

@@ -49,7 +49,8 @@ import KeyboardAvoidance
 
     private static let start = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
 
-    /// A hand-made report: an error cell and a failing cell whose texts need escaping, one passing cell.
+    /// A hand-made report: an error cell and a failing cell whose texts need escaping, one passing cell; with
+    /// `regressions`, that many failing cells, each with an expected-value regression.
     private func syntheticReport(regressions count: Int = 0) -> RunReport {
         let hostile = "engine said <&\"'> \u{01}bad\u{1F}"
         let scenario = "escape/a&b<c>\"d'"
@@ -60,16 +61,17 @@ import KeyboardAvoidance
                               failed: [.covered], failureDetails: [(.covered, "field is covered <&\"'>")],
                               needToMoveLog: [], navigation: nil)
         let mismatch = ExpectationMismatch(expectedID: 1, step: 1, metric: "root.y", expected: -80, actual: -88.25, tolerance: 0.5)
-        let outcomes = [
-            CellOutcome(key: key("error-device"), status: .error, steps: [], mismatches: [], minGap: nil,
-                        maxOcclusion: nil, message: hostile),
-            CellOutcome(key: key("fail-device"), status: .fail, steps: [step], mismatches: [mismatch], minGap: -12,
-                        maxOcclusion: 12, message: "step 1 covered"),
-            CellOutcome(key: key("pass-device"), status: .pass, steps: [], mismatches: [], minGap: 10,
-                        maxOcclusion: 0, message: nil),
-        ]
+        let failing = count <= 1 ? [key("fail-device")] : (0..<count).map { key("fail-device-\($0)") }
+        let outcomes = [CellOutcome(key: key("error-device"), status: .error, steps: [], mismatches: [], minGap: nil,
+                                    maxOcclusion: nil, message: hostile)]
+            + failing.map { key in
+                CellOutcome(key: key, status: .fail, steps: [step], mismatches: [mismatch], minGap: -12,
+                            maxOcclusion: 12, message: "step 1 covered")
+            }
+            + [CellOutcome(key: key("pass-device"), status: .pass, steps: [], mismatches: [], minGap: 10,
+                           maxOcclusion: 0, message: nil)]
         let regressions = (0..<count).map { index in
-            (cell: key("fail-device"),
+            (cell: failing[index],
              regression: RegressionRecord(kind: "expected_mismatch", against: "expected", againstRunID: nil, expectedID: 1,
                                           step: index + 1, metric: "root.y", oldValue: "-80", newValue: "-88.25",
                                           rule: "|actual − expected| ≤ 0.5", failsRun: true))
@@ -233,7 +235,11 @@ import KeyboardAvoidance
         #expect(lines[regressions + 2] == "| kind | cell | step | metric | old | new | rule |")
         let cell = MarkdownReport.escape(seCell(plainBottomField))
         #expect(cell.contains("\\|"))
-        let row = try #require(lines[regressions...failing].first { $0.contains(cell) })
+        // Verdict changes lead: the cells that held in the first run and fail now, then the numbers.
+        let kinds = lines[regressions...failing].filter { $0.hasPrefix("| ") && !$0.hasPrefix("| kind") && !$0.hasPrefix("| ---") }
+            .map { $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces) }
+        #expect(kinds == ["new\\_failure", "new\\_failure", "expected\\_mismatch"], "\(kinds)")
+        let row = try #require(lines[regressions...failing].first { $0.contains(cell) && $0.contains("expected\\_mismatch") })
         #expect(row.hasPrefix("| expected\\_mismatch | \(cell) | 2 | root.y | -80 | -88 | \\|actual − expected\\| ≤ 0.5 |"))
         // Seven columns: eight pipes that are not escaped.
         #expect(row.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count == 8)
@@ -253,11 +259,11 @@ import KeyboardAvoidance
         let shown = markdown.split(separator: "\n").filter { $0.hasPrefix("| expected\\_mismatch ") }.count
         #expect(shown + Int(note.1)! == 50_000)
         // The later tables are cut too, but their headings and the closing tag remain.
-        #expect(markdown.contains("### Failing cells (2)"))
+        #expect(markdown.contains("### Failing cells (50001)"))
         #expect(markdown.hasSuffix("</details>\n"))
         // A small budget keeps the header.
         let tiny = MarkdownReport.render(report, limit: 0)
-        #expect(tiny.hasPrefix("## kbharness: 1 passed, 2 failed, 50000 regressions\n"))
+        #expect(tiny.hasPrefix("## kbharness: 1 passed, 50001 failed; 50000 regressions: 50000 miss an expected value\n"))
         #expect(tiny.contains("… 50000 more rows omitted; see the database"))
     }
 
@@ -339,7 +345,7 @@ import KeyboardAvoidance
         #expect((summary["cells"] as? NSNumber)?.intValue == report.outcomes.count)
         #expect((summary["passed"] as? NSNumber)?.intValue == report.passed)
         #expect((summary["failed"] as? NSNumber)?.intValue == report.failed)
-        #expect((summary["regressions"] as? NSNumber)?.intValue == report.failingRegressions)
+        #expect((summary["regressions"] as? NSNumber)?.intValue == report.counts.regressions)
         #expect((summary["exitCode"] as? NSNumber)?.intValue == 1)
         let cells = try #require(object["cells"] as? [[String: Any]])
         #expect(cells.map { $0["cell"] as? String ?? "" } == report.outcomes.map(\.key.text))
@@ -393,7 +399,8 @@ import KeyboardAvoidance
                                   "\(result.stdout)")
         #expect(object["schema"] as? String == "kbharness.run/1")
         #expect(result.stdout.split(separator: "\n").count == 1)
-        #expect(result.stderr.hasSuffix("kbharness: 1 passed, 1 failed, 1 regressions\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("kbharness: 1 passed, 1 failed; 1 regression: 1 miss an expected value\n"),
+                "\(result.stderr)")
         let summaryCounts = try #require(object["summary"] as? [String: Any])
         #expect((summaryCounts["failed"] as? NSNumber)?.intValue == 1)
 
@@ -402,7 +409,7 @@ import KeyboardAvoidance
         #expect(root.attributes["tests"] == "2" && root.attributes["failures"] == "1" && root.attributes["errors"] == "0")
         #expect(root.children.first?.children.first?.children.first?.attributes["value"] == object["run"] as? String)
         let markdown = try String(contentsOfFile: scratch.file("out/report.md"), encoding: .utf8)
-        #expect(markdown.hasPrefix("## kbharness: 1 passed, 1 failed, 1 regressions\n"))
+        #expect(markdown.hasPrefix("## kbharness: 1 passed, 1 failed; 1 regression: 1 miss an expected value\n"))
         #expect(try String(contentsOfFile: summary, encoding: .utf8) == markdown)
 
         // Text mode keeps the summary on standard output; an unwritable report path exits 73 after the run.

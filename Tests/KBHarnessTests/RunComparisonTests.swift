@@ -20,7 +20,7 @@ import Testing
         // Tamper with run B: 7.1 fails, 7.5 has other numbers, the text view was defined differently,
         // and one cell exists only in A.
         try store.database.execute("""
-            UPDATE result SET status = 'fail' WHERE run_id = \(idB) AND cell = '\(plain)';
+            UPDATE result SET status = 'fail', failed_invariants = 1 WHERE run_id = \(idB) AND cell = '\(plain)';
             UPDATE result SET state_hash = 'other' WHERE run_id = \(idB) AND cell = '\(scroll)';
             UPDATE result SET scenario_hash = 'changed' WHERE run_id = \(idB) AND cell = '\(tall)';
             DELETE FROM result WHERE run_id = \(idB) AND cell LIKE 'chat/input-bar|%';
@@ -28,7 +28,9 @@ import Testing
         let changes = Dictionary(uniqueKeysWithValues: try store.compareRuns(idA, idB).map { ($0.cell, $0.change) })
         #expect(changes[plain] == .regressed)
         #expect(changes[scroll] == .stateChanged)
-        #expect(changes[tall] == .notComparable)
+        // Same verdict and numbers under another definition: unchanged, with the definition marked.
+        #expect(changes[tall] == .unchanged)
+        #expect(try store.compareRuns(idA, idB).first { $0.cell == tall }?.definitionChanged == true)
         #expect(changes[seCell("chat/input-bar")] == .removed)
         // Reversed, the failing cell is fixed and the removed one added.
         let reversed = Dictionary(uniqueKeysWithValues: try store.compareRuns(idB, idA).map { ($0.cell, $0.change) })
@@ -48,7 +50,7 @@ import Testing
         #expect(same.status == 0)
         #expect(same.stdout.contains("1 unchanged"))
         let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
-        try store.database.execute("UPDATE result SET status = 'fail' WHERE run_id = (SELECT max(id) FROM run)")
+        try store.database.execute("UPDATE result SET status = 'fail', failed_invariants = 1 WHERE run_id = (SELECT max(id) FROM run)")
         store.close()
         let regressed = try kbharness(["compare", "previous", "latest", "--only-regressed"], in: scratch.path)
         #expect(regressed.status == 1)
@@ -56,6 +58,37 @@ import Testing
         #expect(regressed.stdout.contains("\(seCell(plainBottomField))  pass  fail  regressed"))
         let usage = try kbharness(["compare", "previous", "latest", "--fail-on", "timing"], in: scratch.path)
         #expect(usage.status == 64)
+    }
+
+    @Test func verdictsAreComparedAcrossAnEditedDefinition() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.copyScenarios()
+        let arguments = ["run", "--device", "iphone-se-1st-gen", "--orientation", "portrait", "--keyboard", "standard",
+                         "--samples", "0"]
+        #expect(try kbharness(arguments, in: scratch.path).status == 0)
+        // The tall text view's known issue is no longer declared (its verdict fails now), and the sign-up form
+        // sits 16 pt lower (its numbers move, its verdict holds): two edited definitions.
+        try scratch.dropKnownIssues("Scenarios/comments/tall-text-view.yaml")
+        try scratch.edit("Scenarios/forms/signup-scroll.yaml", replacing: "frame: {left: 20, right: 20, top: 24, height: 564}",
+                         with: "frame: {left: 20, right: 20, top: 40, height: 564}")
+        #expect(try kbharness(["import", "Scenarios"], in: scratch.path).status == 0)
+        let second = try kbharness(arguments, in: scratch.path)
+        #expect(second.status == 1)
+        #expect(second.stdout.contains("; 2 regressions: 1 newly failing, 1 differ from their reference (1 after an edited definition)\n"),
+                "\(second.stdout)")
+
+        let compared = try kbharness(["compare", "previous", "latest"], in: scratch.path)
+        #expect(compared.status == 1, "pass → fail is regressed even though the definition changed")
+        #expect(compared.stdout.contains("1 regressed, 1 redefined"), "\(compared.stdout)")
+        let row = try #require(compared.lines.first { $0.hasPrefix(seCell(tallTextView)) })
+        #expect(row.split(separator: " ", omittingEmptySubsequences: true).prefix(5).map(String.init)
+                == [seCell(tallTextView), "pass", "fail", "regressed", "changed"])
+        let moved = try #require(compared.lines.first { $0.hasPrefix(seCell("forms/signup-scroll")) })
+        #expect(moved.split(separator: " ", omittingEmptySubsequences: true).prefix(5).map(String.init)
+                == [seCell("forms/signup-scroll"), "new", "fail", "redefined", "changed"])
+        // A redefined cell's numbers are explained by its definition: `--fail-on state` does not count it.
+        #expect(try kbharness(["compare", "previous", "latest", "--fail-on", "state"], in: scratch.path).status == 0)
     }
 }
 
@@ -77,7 +110,7 @@ import Testing
         #expect(try store.resolveRun("baseline:main").uuid == runs[0])
         #expect(try store.baselinesTable().rows.map { [$0[0], $0[1], $0[5]] } == [["main", runs[0], "release 1.0"]])
         // Make the latest run regress against the baseline.
-        try store.database.execute("UPDATE result SET status = 'fail' WHERE run_id = (SELECT max(id) FROM run)")
+        try store.database.execute("UPDATE result SET status = 'fail', failed_invariants = 1 WHERE run_id = (SELECT max(id) FROM run)")
         store.close()
 
         let compared = try kbharness(["compare", "baseline:main", "latest"], in: scratch.path)

@@ -151,7 +151,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
     }
 
     private func previous(_ timing: TimingReference?) -> PreviousResult {
-        PreviousResult(runID: 7, runUUID: "run-7", status: .pass, stateHash: "h", scenarioHash: "s1", deviceHash: "d1",
+        PreviousResult(runID: 7, runUUID: "run-7", status: .pass, verdictHeld: true, stateHash: "h", scenarioHash: "s1", deviceHash: "d1",
                        timing: timing)
     }
 
@@ -427,7 +427,9 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
 
         // A correctness regression as well: exit code 3.
         try makeImpossiblyFast(db, runID: id2)
+        // Numbers that changed with nothing else judging them (no reference to fall back on) fail the run.
         try db.execute("UPDATE result SET state_hash = 'tampered' WHERE run_id = \(id2)")
+        try db.execute("DELETE FROM cell_reference")
         let (run3, id3) = try runMatrix(store, plainOnly, samples: 11, failOnTiming: true)
         #expect(try db.textRows("SELECT kind, fails_run FROM regression WHERE run_id = ? ORDER BY kind", [.integer(id3)])
                 == [["state_changed", "1"], ["timing", "1"]])
@@ -503,7 +505,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
         #expect(try db.textRows("PRAGMA foreign_key_check") == [])
         #expect(try db.scalarText("PRAGMA integrity_check") == "ok")
         #expect(try db.textRows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'regression' ORDER BY name")
-                == [["regression_by_cell"], ["regression_by_run"]])
+                == [["regression_by_cell"], ["regression_by_result"], ["regression_by_run"]])
         #expect(try db.textRows("SELECT kind, scenario, device, fails_run FROM v_latest_regressions")
                 == [["state_changed", "sc", "dev", "1"], ["timing", "sc", "dev", "1"]])
 

@@ -67,7 +67,7 @@ public enum HTMLReport {
 struct HTMLRunSummary {
     var uuid: String, status: String, startedAt: String, finishedAt: String?
     var host: String, toolchain: String, configuration: String, gitSHA: String?, selection: String
-    var cells: Int, passed: Int, failed: Int, errors: Int, regressions: Int, knownIssueCells: Int
+    var counts: RunCounts
     var durationMilliseconds: Double?
 }
 
@@ -97,23 +97,16 @@ extension HarnessStore {
     func htmlReportData(runID: Int64) throws -> HTMLReportData {
         let run = try database.prepare("""
             SELECT uuid, status, started_at, finished_at, host, toolchain, build_configuration, git_sha, selection,
-                   (SELECT count(*) FROM result WHERE run_id = run.id),
-                   (SELECT count(*) FROM result WHERE run_id = run.id AND status = 'pass'),
-                   (SELECT count(*) FROM result WHERE run_id = run.id AND status = 'fail'),
-                   (SELECT count(*) FROM result WHERE run_id = run.id AND status = 'error'),
-                   (SELECT count(*) FROM regression WHERE run_id = run.id AND fails_run = 1),
-                   (SELECT count(*) FROM result WHERE run_id = run.id AND status = 'pass' AND known_failures > 0),
                    duration_ms
             FROM run WHERE id = ?
             """)
         try run.bind(1, runID)
+        let counts = try runCounts(runID)
         guard let summary = try run.mapRows({ row in
             HTMLRunSummary(uuid: row.text(0) ?? "", status: row.text(1) ?? "", startedAt: row.text(2) ?? "",
                            finishedAt: row.text(3), host: row.text(4) ?? "", toolchain: row.text(5) ?? "",
                            configuration: row.text(6) ?? "", gitSHA: row.text(7), selection: row.text(8) ?? "{}",
-                           cells: row.boundedInt(9), passed: row.boundedInt(10), failed: row.boundedInt(11), errors: row.boundedInt(12),
-                           regressions: row.boundedInt(13), knownIssueCells: row.boundedInt(14),
-                           durationMilliseconds: row.isNull(15) ? nil : row.double(15))
+                           counts: counts, durationMilliseconds: row.isNull(9) ? nil : row.double(9))
         }).first else {
             throw HarnessError(.noInput, "no run with id \(runID)")
         }
@@ -390,11 +383,13 @@ struct Page {
         ]
         for (name, value) in rows { html += "<tr><th>\(name)</th><td>\(e(value))</td></tr>\n" }
         html += "</table>\n<p class=\"counts\">"
-        let counts = [("cells", s.cells, ""), ("passed", s.passed, "pass"), ("failed", s.failed, "fail"),
-                      ("errors", s.errors, "error"), ("known issues", s.knownIssueCells, "known"),
-                      ("failing regressions", s.regressions, "fail")]
+        let c = s.counts
+        let counts = [("cells", c.cells, ""), ("passed", c.passed, "pass"), ("failed", c.failed, "fail"),
+                      ("errors", c.errors, "error"), ("new", c.new, ""), ("flaky", c.flaky, ""),
+                      ("known issues", c.known, "known"), ("newly failing", c.regressed, "fail"),
+                      ("regressions", c.regressions, "fail")]
         html += counts.map { "<span class=\"count \($0.2)\"><b>\($0.1)</b> \($0.0)</span>" }.joined(separator: " ")
-        html += "</p></header>\n"
+        html += "</p>\n<p class=\"verdict \(c.regressions > 0 || c.failed > 0 ? "fail" : "pass")\">\(e(c.line))</p></header>\n"
     }
 
     private mutating func renderFilters() {
@@ -516,6 +511,7 @@ struct Page {
         table{border-collapse:collapse} th,td{padding:2px 8px;text-align:left;vertical-align:top;border-bottom:1px solid #e5e5e5}
         table.summary th{color:#555;font-weight:normal}
         .count{margin-right:12px} .count.fail b{color:#c92a2a} .count.pass b{color:#2b8a3e} .count.known b{color:#8a6d00}
+        .verdict{font-size:16px;font-weight:bold;margin:6px 0} .verdict.pass{color:#2b8a3e} .verdict.fail{color:#c92a2a}
         .status{display:inline-block;padding:0 6px;border-radius:4px;background:#e9ecef;color:#333;font-size:12px}
         .status-pass,.status-complete{background:#d3f9d8;color:#1b5e20} .status-fail,.status-aborted{background:#ffe3e3;color:#a61e1e}
         .status-error{background:#fff3bf;color:#7a5b00}

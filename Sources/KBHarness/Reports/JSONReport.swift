@@ -36,8 +36,14 @@ public enum JSONReport {
                     json.field("flaky") { $0.number(Double(report.counts.flaky)) }
                     json.field("recordMode") { $0.string(report.recordMode.rawValue) }
                     json.field("referencesRecorded") { $0.number(Double(report.counts.recorded)) }
-                    json.field("regressions") { $0.number(Double(report.failingRegressions)) }
-                    json.field("cellsWithKnownIssues") { $0.number(Double(report.cellsWithKnownIssues)) }
+                    json.field("errors") { $0.number(Double(report.counts.errors)) }
+                    json.field("regressed") { $0.number(Double(report.counts.regressed)) }
+                    json.field("referenceMismatches") { $0.number(Double(report.counts.referenceMismatches)) }
+                    json.field("redefined") { $0.number(Double(report.counts.redefined)) }
+                    json.field("fixed") { $0.number(Double(report.counts.fixed)) }
+                    json.field("regressions") { $0.number(Double(report.counts.regressions)) }
+                    json.field("regressionSummary") { $0.string(report.counts.regressionSummary) }
+                    json.field("cellsWithKnownIssues") { $0.number(Double(report.counts.known)) }
                     json.field("exitCode") { $0.number(Double(report.exitCode)) }
                 }
             }
@@ -57,6 +63,8 @@ public enum JSONReport {
                         json.field("new") { optional(regression.newValue, &$0) }
                         json.field("rule") { $0.string(regression.rule) }
                         json.field("failsRun") { $0.bool(regression.failsRun) }
+                        json.field("differing") { optional(regression.differing.map(Double.init), &$0) }
+                        json.field("definitionChanged") { $0.bool(regression.definitionChanged) }
                     }
                 }
             }

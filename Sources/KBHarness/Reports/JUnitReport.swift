@@ -20,9 +20,12 @@ import Foundation
 ///   else `ExpectedMismatch`, else `StateChanged` / `TimingRegression` / `Regression`.
 /// - An error cell gets `<error type="EngineError">`.
 /// - A passing cell that hit a declared known issue passes, with a `<system-out>` line naming it.
-/// - `time` is `0.000` on every testcase and testsuite: a report carries no per-cell wall time (timing
-///   samples measure the engine, not the cell's run, and are not in the report). The root carries the
-///   run's wall time. Nothing is skipped, so `skipped` is always 0.
+/// - A testcase's `time` is its cell's wall time in the correctness phase, every attempt included (not
+///   the engine timing samples); a testsuite's is the sum of its testcases'; the root's is the run's wall
+///   time. Nothing is skipped, so `skipped` is always 0.
+/// - The root's counts are the run's (`RunCounts`, from `v_run_counts`): `tests` its cells, `errors` the
+///   cells that could not run, `failures` the other failed cells and the passed ones a failing regression
+///   still fails.
 public enum JUnitReport {
     /// The document, UTF-8, ending with a newline. `timestamp` is the run's start (written in UTC,
     /// `yyyy-MM-ddTHH:mm:ss`, the Ant schema's form).
@@ -52,14 +55,15 @@ public enum JUnitReport {
         }
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let total = counts(report.outcomes)
-        xml += "<testsuites name=\"kbharness\" tests=\"\(report.outcomes.count)\" failures=\"\(total.failures)\""
+        let total = report.counts
+        xml += "<testsuites name=\"kbharness\" tests=\"\(total.cells)\" failures=\"\(total.failed - total.errors + total.flagged)\""
             + " errors=\"\(total.errors)\" skipped=\"0\" time=\"\(seconds(report.seconds))\" timestamp=\"\(stamp)\">\n"
         for scenario in order {
             let outcomes = byScenario[scenario]!
             let suite = counts(outcomes)
+            let suiteSeconds = outcomes.reduce(0.0) { $0 + cellSeconds($1) }
             xml += "  <testsuite name=\"\(XMLEscape.attribute(scenario))\" tests=\"\(outcomes.count)\""
-                + " failures=\"\(suite.failures)\" errors=\"\(suite.errors)\" skipped=\"0\" time=\"0.000\""
+                + " failures=\"\(suite.failures)\" errors=\"\(suite.errors)\" skipped=\"0\" time=\"\(seconds(suiteSeconds))\""
                 + " timestamp=\"\(stamp)\">\n"
             xml += "    <properties>\n"
             xml += "      <property name=\"run.uuid\" value=\"\(XMLEscape.attribute(report.uuid))\"/>\n"
@@ -68,7 +72,7 @@ public enum JUnitReport {
                 let key = outcome.key
                 let name = "\(key.device)/\(key.orientation.rawValue)/\(key.keyboard.rawValue)/\(key.strategy)"
                 xml += "    <testcase classname=\"\(XMLEscape.attribute(scenario))\" name=\"\(XMLEscape.attribute(name))\""
-                    + " time=\"0.000\""
+                    + " time=\"\(seconds(cellSeconds(outcome)))\""
                 let known = CellDiagnostics.knownIssues(outcome)
                 let verdict = verdicts[key.text]!
                 if case .pass = verdict, known.isEmpty {
@@ -100,6 +104,11 @@ public enum JUnitReport {
         }
         xml += "</testsuites>\n"
         return xml
+    }
+
+    /// A cell's wall time in seconds, 0 when it was not measured.
+    static func cellSeconds(_ outcome: CellOutcome) -> Double {
+        Double(outcome.wallNanoseconds ?? 0) / 1e9
     }
 
     /// Seconds with exactly three decimals and a dot (Surefire's schema allows at most three).
@@ -167,8 +176,9 @@ enum CellDiagnostics {
             }
         }
         parts += outcome.mismatches.map(\.summary)
-        // Regressions other than the mismatches already listed.
-        parts += failing.filter { $0.kind != "expected_mismatch" }.map(regressionLine)
+        // Regressions other than the mismatches already listed; a new_failure names no failure of its own, it
+        // says the failures above are new.
+        parts += failing.filter { !["expected_mismatch", "new_failure"].contains($0.kind) }.map(regressionLine)
         guard let first = parts.first ?? outcome.message else { return "failed" }
         return parts.count > 1 ? "\(first) (+\(parts.count - 1) more)" : first
     }

@@ -31,32 +31,28 @@ public enum MarkdownReport {
         }
         if report.counts.flaky > 0 { summary += " \(report.counts.flaky) flaky cells passed only on a retry." }
         if report.counts.recorded > 0 { summary += " \(report.counts.recorded) reference snapshots recorded." }
-        if report.cellsWithKnownIssues > 0 {
-            summary += " \(report.cellsWithKnownIssues) passing cells hit known issues declared in their scenarios."
+        if report.counts.known > 0 {
+            summary += " \(report.counts.known) passing cells hit known issues declared in their scenarios."
         }
         output.line(summary)
         output.line("")
 
-        // Regressions first: failing ones, then the rest, each in run order.
-        let regressions = report.regressions.filter(\.regression.failsRun) + report.regressions.filter { !$0.regression.failsRun }
-        let failingCount = report.failingRegressions
-        output.line("### Regressions (\(regressions.count), \(failingCount) failing the run)")
+        // Correctness first: the failing regressions, one row per kind and cell, verdict changes first. What
+        // does not fail the run (fixed cells, timing verdicts, explained changes) waits at the end.
+        let groups = RegressionGroup.group(report.regressions)
+        let failingGroups = groups.filter(\.failsRun), otherGroups = groups.filter { !$0.failsRun }
+        output.line("### Regressions (\(report.counts.regressions))")
         output.line("")
-        if regressions.isEmpty {
+        if failingGroups.isEmpty {
             output.line("No regressions.")
         } else {
-            output.table(["kind", "cell", "step", "metric", "old", "new", "rule"], count: regressions.count,
-                         note: "`kbharness regressions \(report.uuid) --all`") { index in
-                let (cell, regression) = regressions[index]
-                return [regression.kind + (regression.failsRun ? "" : " (not failing)"), cell.text,
-                        regression.step.map(String.init) ?? "", regression.metric ?? "", regression.oldValue ?? "",
-                        regression.newValue ?? "", regression.rule]
-            }
+            regressionTable(failingGroups, total: report.counts.regressions, report: report, into: &output)
         }
         output.line("")
 
-        let failing = report.outcomes.filter { $0.status != .pass }
-        output.line("### Failing cells (\(failing.count))")
+        // The cells the run counts as failed (`RunCounts.failed`); new and flaky ones pass unless new ones fail.
+        let failing = report.outcomes.filter { $0.status.fails(newFails: report.newFails) }
+        output.line("### Failing cells (\(report.counts.failed))")
         output.line("")
         if failing.isEmpty {
             output.line("No failing cells.")
@@ -71,15 +67,22 @@ public enum MarkdownReport {
                     : CellDiagnostics.message(outcome, regressions: failingRegressions[outcome.key.text] ?? [])
                 return [outcome.status.rawValue, outcome.key.text, message]
             }
+            if report.counts.failed > failing.count && !output.exhausted {
+                output.line("")
+                output.line("… \(report.counts.failed - failing.count) more not kept by the run; see the database: "
+                            + "`SELECT cell, message FROM v_result WHERE run = '\(report.uuid)' AND status IN ('fail', 'error')`")
+            }
         }
         output.line("")
 
-        let others = report.outcomes.filter { $0.status == .pass }
+        let others = report.outcomes.filter { !$0.status.fails(newFails: report.newFails) }
         output.line("<details>")
-        output.line("<summary>Passing cells (\(others.count))</summary>")
+        output.line("<summary>Passing cells (\(report.counts.passed))</summary>")
         output.line("")
         if others.isEmpty {
-            output.line("No passing cells.")
+            output.line(report.counts.passed > 0
+                        ? "Not kept by the run; see the database: `SELECT * FROM v_result WHERE run = '\(report.uuid)'`"
+                        : "No passing cells.")
         } else {
             output.table(["cell", "min gap", "max occlusion", "known issues"], count: others.count,
                          note: "`SELECT * FROM v_result WHERE run = '\(report.uuid)'`") { index in
@@ -90,7 +93,34 @@ public enum MarkdownReport {
         }
         output.line("")
         output.line("</details>")
+        if !otherGroups.isEmpty {
+            output.line("")
+            output.line("<details>")
+            output.line("<summary>Other changes, none failing the run (\(otherGroups.count))</summary>")
+            output.line("")
+            regressionTable(otherGroups, total: otherGroups.count, report: report, into: &output)
+            output.line("")
+            output.line("</details>")
+        }
         return output.text
+    }
+
+    /// A table of regression groups, one row per kind and cell; `total` counts the groups the run has, of
+    /// which `groups` may be the retained part.
+    private static func regressionTable(_ groups: [RegressionGroup], total: Int, report: RunReport,
+                                        into output: inout Output) {
+        output.table(["kind", "cell", "step", "metric", "old", "new", "rule"], count: groups.count,
+                     note: "`kbharness regressions \(report.uuid) --limit 0`") { index in
+            let group = groups[index], regression = group.first
+            return [regression.kind + (group.rows > 1 ? " ×\(group.rows)" : ""), group.cell.text,
+                    regression.step.map(String.init) ?? "", regression.metric ?? "", regression.oldValue ?? "",
+                    regression.newValue ?? "", regression.rule]
+        }
+        if total > groups.count && !output.exhausted {
+            output.line("")
+            output.line("… \(total - groups.count) more not kept by the run; see the database: "
+                        + "`kbharness regressions \(report.uuid) --limit 0`")
+        }
     }
 
     /// A table cell: one line, at most `messageLength` characters, with Markdown and HTML

@@ -77,18 +77,19 @@ extension HarnessStore {
     /// `kbharness runs`: the newest runs, one line each.
     public func runsTable(limit: Int) throws -> TextTable {
         let statement = try database.prepare("""
-            SELECT run, status, started_at, cells, passed, failed, errors, regressions, seconds, build, git_sha
+            SELECT run, status, started_at, cells, passed, failed, errors, new, regressed, regressions, seconds, build,
+                   git_sha
             FROM v_run_summary LIMIT ?
             """)
         try statement.bind(1, limit)
         let rows = try statement.mapRows { row in
-            (0..<11).map { index -> String in
+            (0..<13).map { index -> String in
                 let value = row.text(Int32(index)) ?? ""
-                return index == 10 ? String(value.prefix(10)) : value
+                return index == 12 ? String(value.prefix(10)) : value
             }
         }
-        return TextTable(header: ["run", "status", "started", "cells", "pass", "fail", "error", "regressions",
-                                  "seconds", "build", "git"], rows: rows)
+        return TextTable(header: ["run", "status", "started", "cells", "passed", "failed", "errors", "new",
+                                  "newly failing", "regressions", "seconds", "build", "git"], rows: rows)
     }
 
     /// `kbharness regressions`: one row per kind and cell (its first step and metric, and how many rows it
@@ -100,7 +101,9 @@ extension HarnessStore {
         let statement = try database.prepare("""
             WITH chosen AS (
                 SELECT g.kind, g.cell, g.step, g.metric, g.old_value, g.new_value, g.rule, g.fails_run,
-                       count(*) OVER (PARTITION BY g.kind, g.cell) AS rows_in_cell,
+                       -- A reference mismatch is one row standing for every value that differs.
+                       CASE WHEN g.kind = 'reference_mismatch' THEN ifnull(g.differing, 1)
+                            ELSE count(*) OVER (PARTITION BY g.kind, g.cell) END AS rows_in_cell,
                        row_number() OVER (PARTITION BY g.kind, g.cell ORDER BY g.step, g.metric) AS rank
                 FROM regression g
                 WHERE g.run_id = ?1 AND (g.fails_run = 1 OR ?2)
@@ -124,7 +127,7 @@ extension HarnessStore {
             let count = row.boundedInt(6)
             return (0..<6).map { row.text(Int32($0)) ?? "" } + [count > 1 ? "\(count)" : "", row.text(7) ?? ""]
         }
-        let table = TextTable(header: ["kind", "cell", "step", "metric", "old", "new", "rows", "rule"], rows: rows)
+        let table = TextTable(header: ["kind", "cell", "step", "metric", "old", "new", "values", "rule"], rows: rows)
         return (table, total, regressions)
     }
 

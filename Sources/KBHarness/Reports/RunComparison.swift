@@ -2,16 +2,17 @@ import KBSQLite
 
 /// How one cell differs between two stored runs.
 public struct CellComparison: Sendable, Equatable {
-    /// What happened to the cell from run A to run B.
+    /// What happened to the cell from run A to run B. A verdict is what the invariants and expected values
+    /// say (`CellVerdict`): a cell failing only its reference snapshot held it.
     public enum Change: String, Sendable, CaseIterable {
-        /// Passed in A, fails (or errors) in B.
+        /// Its verdict held in A and does not in B, whatever else changed.
         case regressed
-        /// Failed in A, passes in B.
+        /// Its verdict failed in A and holds in B.
         case fixed
-        /// Same verdict, different per-step numbers.
+        /// Same verdict, different per-step numbers, same scenario and device definitions.
         case stateChanged = "state changed"
-        /// The scenario or device definition differs: the runs cannot be compared for this cell.
-        case notComparable = "not comparable"
+        /// Same verdict, different numbers, and an edited scenario or device definition that explains them.
+        case redefined
         /// Only in B.
         case added
         /// Only in A.
@@ -28,6 +29,8 @@ public struct CellComparison: Sendable, Equatable {
     public var statusB: String?
     /// What changed.
     public var change: Change
+    /// Whether the scenario or device definition differs between A and B.
+    public var definitionChanged: Bool
     /// Median timing in A, ns.
     public var p50A: Int64?
     /// Median timing in B, ns.
@@ -45,14 +48,15 @@ extension HarnessStore {
     public func compareRuns(_ runA: Int64, _ runB: Int64) throws -> [CellComparison] {
         let statement = try database.prepare("""
             SELECT a.cell, a.status, b.status, a.state_hash, b.state_hash,
-                   a.scenario_hash = b.scenario_hash AND a.device_hash = b.device_hash, ta.p50_ns, tb.p50_ns
+                   a.scenario_hash = b.scenario_hash AND a.device_hash = b.device_hash, ta.p50_ns, tb.p50_ns,
+                   a.failed_invariants, a.failed_expectations, b.failed_invariants, b.failed_expectations
             FROM result a
             LEFT JOIN result b ON b.cell = a.cell AND b.run_id = ?2
             LEFT JOIN timing ta ON ta.result_id = a.id
             LEFT JOIN timing tb ON tb.result_id = b.id
             WHERE a.run_id = ?1
             UNION ALL
-            SELECT b.cell, NULL, b.status, NULL, b.state_hash, NULL, NULL, tb.p50_ns
+            SELECT b.cell, NULL, b.status, NULL, b.state_hash, NULL, NULL, tb.p50_ns, NULL, NULL, NULL, NULL
             FROM result b
             LEFT JOIN timing tb ON tb.result_id = b.id
             WHERE b.run_id = ?2 AND NOT EXISTS (SELECT 1 FROM result a WHERE a.run_id = ?1 AND a.cell = b.cell)
@@ -61,20 +65,27 @@ extension HarnessStore {
         try statement.bind([.integer(runA), .integer(runB)])
         return try statement.mapRows { row in
             let statusA = row.text(1), statusB = row.text(2)
+            let redefined = statusA != nil && statusB != nil && row.int64(5) != 1
             let change: CellComparison.Change
             switch (statusA, statusB) {
             case (nil, _): change = .added
             case (_, nil): change = .removed
             case let (a?, b?):
-                // Pass, new and flaky all held; only a move across that line is a verdict change.
-                let heldA = CellStatus(rawValue: a)?.held ?? false, heldB = CellStatus(rawValue: b)?.held ?? false
-                if row.int64(5) != 1 { change = .notComparable }
-                else if heldA && !heldB { change = .regressed }
+                // Pass, new and flaky all held, and so did a cell failing only its reference: only a move across
+                // that line is a verdict change, compared whatever the definitions did.
+                func held(_ status: String, _ column: Int32) -> Bool {
+                    guard let status = CellStatus(rawValue: status) else { return false }
+                    return CellVerdict.held(status, failedInvariants: row.boundedInt(column),
+                                            failedExpectations: row.boundedInt(column + 1))
+                }
+                let heldA = held(a, 8), heldB = held(b, 10)
+                if heldA && !heldB { change = .regressed }
                 else if !heldA && heldB { change = .fixed }
-                else if row.text(3) != row.text(4) { change = .stateChanged }
+                else if row.text(3) != row.text(4) { change = redefined ? .redefined : .stateChanged }
                 else { change = .unchanged }
             }
             return CellComparison(cell: row.text(0) ?? "", statusA: statusA, statusB: statusB, change: change,
+                                  definitionChanged: redefined,
                                   p50A: row.isNull(6) ? nil : row.int64(6), p50B: row.isNull(7) ? nil : row.int64(7))
         }
     }

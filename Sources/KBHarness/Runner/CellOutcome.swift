@@ -80,6 +80,17 @@ public enum CellStatus: String, Sendable, Codable {
     public func fails(newFails: Bool) -> Bool { !held || (self == .new && newFails) }
 }
 
+/// A cell's verdict as its invariants and expected values give it, apart from its reference snapshot: what
+/// `new_failure` and `fixed` compare. A cell that fails only because its state differs from its reference
+/// held its verdict; that difference is a `reference_mismatch` of its own, so an edited scenario that moves
+/// every number does not bury the cells whose field became covered.
+public enum CellVerdict {
+    /// Whether a result with this status and these counts of failed invariants and expected values held.
+    public static func held(_ status: CellStatus, failedInvariants: Int, failedExpectations: Int) -> Bool {
+        status.held || (status == .fail && failedInvariants == 0 && failedExpectations == 0)
+    }
+}
+
 /// An expected value that did not match.
 public struct ExpectationMismatch: Sendable, Equatable {
     /// The expected row it came from.
@@ -123,6 +134,15 @@ public struct CellOutcome: Sendable {
     public var reference: ReferenceVerdict? = nil
     /// Where the state differs from the reference snapshot (empty unless `reference` is `.mismatch`).
     public var referenceMismatches: [ReferenceMismatch] = []
+    /// Whether the scenario or device definition changed since the reference snapshot was recorded.
+    public var referenceDefinitionChanged = false
+    /// Wall time of the correctness phase, every attempt included, in nanoseconds; nil when not measured.
+    public var wallNanoseconds: Int64? = nil
+
+    /// Whether its invariants and expected values held, whatever its reference said (`CellVerdict`).
+    public var verdictHeld: Bool {
+        CellVerdict.held(status, failedInvariants: failedInvariants, failedExpectations: mismatches.count)
+    }
 
     /// Number of (step, invariant) failures not declared known.
     public var failedInvariants: Int { steps.reduce(0) { $0 + $1.failed.count } }

@@ -98,64 +98,105 @@ public struct RunOptions: Sendable {
     public init() {}
 }
 
-/// How many cells ended how, counted as the run goes.
+/// How many cells of a run ended how, and its regressions by kind: a row of `v_run_counts`, the one count
+/// the closing line, JSON, Markdown, JUnit, HTML, `runs` and `v_run_summary` give (`HarnessStore.runCounts`).
 public struct RunCounts: Sendable, Equatable {
     /// Cells run.
     public var cells = 0
-    /// Cells that passed outright.
-    public var pass = 0
-    /// Cells that failed (an invariant, an expected value or the reference).
-    public var fail = 0
-    /// Cells that could not run.
-    public var error = 0
+    /// Cells whose verdict is a pass: pass, flaky, and new unless new cells fail (`--record never`).
+    public var passed = 0
+    /// Cells whose verdict is a failure: fail and error, and new when new cells fail.
+    public var failed = 0
+    /// Cells that could not run (counted in `failed` too).
+    public var errors = 0
     /// Cells nothing asserted.
     public var new = 0
     /// Cells that failed, then passed on a retry.
     public var flaky = 0
     /// Passing cells that hit a known issue their scenario declares.
-    public var knownIssueCells = 0
+    public var known = 0
     /// References recorded by this run.
     public var recorded = 0
-    /// Regressions that fail the run.
-    public var failingRegressions = 0
-    /// Failing correctness regressions (bit 1).
-    public var failingCorrectnessRegressions = 0
-    /// Failing (confirmed) timing regressions (bit 2).
-    public var failingTimingRegressions = 0
-    /// Whether `new` cells fail the run (`--record never`).
-    public var newFails = false
+    /// Cells whose invariants and expected values held in the previous run and do not now (`new_failure`).
+    public var regressed = 0
+    /// Cells that miss an expected value people wrote.
+    public var expectedMismatches = 0
+    /// Cells whose state differs from their reference snapshot.
+    public var referenceMismatches = 0
+    /// Cells whose numbers changed since the previous run with nothing else judging them, failing the run.
+    public var stateChanges = 0
+    /// Confirmed timing regressions that fail the run (`--fail-on timing`).
+    public var timingRegressions = 0
+    /// Cells whose reference or state difference an edited scenario or device definition explains.
+    public var redefined = 0
+    /// Cells that failed in the previous run and hold now.
+    public var fixed = 0
+    /// Failing regressions, one per kind and cell: what `kbharness regressions` lists as failing.
+    public var regressions = 0
+    /// Passed cells that a failing regression still fails (JUnit fails their testcase).
+    public var flagged = 0
 
     /// Creates empty counts.
     public init() {}
 
-    /// Cells whose verdict is a pass: pass, flaky, and new unless new fails.
-    public var passed: Int { pass + flaky + (newFails ? 0 : new) }
-    /// Cells whose verdict is a failure: fail and error, and new when new fails.
-    public var failed: Int { fail + error + (newFails ? new : 0) }
-
-    /// Counts one cell's outcome and regressions.
-    public mutating func add(_ outcome: CellOutcome, regressions: [RegressionRecord]) {
-        cells += 1
-        switch outcome.status {
-        case .pass: pass += 1
-        case .fail: fail += 1
-        case .error: error += 1
-        case .new: new += 1
-        case .flaky: flaky += 1
+    /// The counts of outcomes and regressions held in memory, as `v_run_counts` counts stored ones; for a
+    /// report of a run that is not stored.
+    public init(outcomes: [CellOutcome], regressions: [CellKey: [RegressionRecord]], newFails: Bool) {
+        for outcome in outcomes {
+            cells += 1
+            switch outcome.status {
+            case .pass: passed += 1
+            case .flaky: passed += 1; flaky += 1
+            case .new: new += 1; if newFails { failed += 1 } else { passed += 1 }
+            case .fail: failed += 1
+            case .error: failed += 1; errors += 1
+            }
+            if outcome.status.held && outcome.knownFailures > 0 { known += 1 }
+            if outcome.reference == .recorded { recorded += 1 }
+            let found = regressions[outcome.key] ?? []
+            func has(_ kind: String, failing: Bool = false) -> Bool {
+                found.contains { $0.kind == kind && (!failing || $0.failsRun) }
+            }
+            if has("new_failure") { regressed += 1 }
+            if has("expected_mismatch") { expectedMismatches += 1 }
+            if has("reference_mismatch") { referenceMismatches += 1 }
+            if has("state_changed", failing: true) { stateChanges += 1 }
+            if has("timing", failing: true) { timingRegressions += 1 }
+            if has("fixed") { fixed += 1 }
+            if found.contains(where: { ["reference_mismatch", "state_changed"].contains($0.kind) && $0.definitionChanged }) {
+                redefined += 1
+            }
+            self.regressions += Set(found.filter(\.failsRun).map(\.kind)).count
+            if outcome.status.held && !(outcome.status == .new && newFails) && found.contains(where: \.failsRun) { flagged += 1 }
         }
-        if outcome.status.held && outcome.knownFailures > 0 { knownIssueCells += 1 }
-        if outcome.reference == .recorded { recorded += 1 }
-        add(regressions)
     }
 
-    /// Counts regressions that fail the run.
-    public mutating func add(_ regressions: [RegressionRecord]) {
-        for regression in regressions where regression.failsRun {
-            failingRegressions += 1
-            if regression.kind == "timing" { failingTimingRegressions += 1 } else if !regression.isTimingVerdict {
-                failingCorrectnessRegressions += 1
-            }
+    /// The counts in words, as the closing line gives them: `N passed, N failed[, N new][, N flaky]; ` and what
+    /// the regressions come to (`no regressions` on an unchanged re-run).
+    public var line: String {
+        var line = "\(passed) passed, \(failed) failed"
+        if new > 0 { line += ", \(new) new" }
+        if flaky > 0 { line += ", \(flaky) flaky" }
+        return line + "; " + regressionSummary
+    }
+
+    /// Failing correctness regressions (exit bit 1): every failing regression but timing ones.
+    public var correctnessRegressions: Int { regressions - timingRegressions }
+
+    /// What the regressions come to, in words: `no regressions`, or how many with the failing kinds by cell
+    /// (`3 regressions: 1 newly failing, 2 differ from their reference (2 after an edited definition)`).
+    public var regressionSummary: String {
+        guard regressions > 0 else { return "no regressions" }
+        var parts: [String] = []
+        if regressed > 0 { parts.append("\(regressed) newly failing") }
+        if expectedMismatches > 0 { parts.append("\(expectedMismatches) miss an expected value") }
+        if referenceMismatches > 0 {
+            parts.append("\(referenceMismatches) differ from their reference"
+                         + (redefined > 0 ? " (\(redefined) after an edited definition)" : ""))
         }
+        if stateChanges > 0 { parts.append("\(stateChanges) changed since the previous run") }
+        if timingRegressions > 0 { parts.append("\(timingRegressions) slower (confirmed)") }
+        return "\(regressions) regression\(regressions == 1 ? "" : "s"): " + parts.joined(separator: ", ")
     }
 }
 
@@ -182,13 +223,11 @@ public struct RunReport: Sendable {
     /// How many failing cells and regressions a run that does not retain outcomes keeps for its summary.
     public static let retainedLimit = 1_000
 
-    /// A report of complete outcomes, counted from them (`--record missing`).
+    /// A report of outcomes that are not stored, counted from them as `v_run_counts` counts stored ones.
     public init(uuid: String, outcomes: [CellOutcome], regressions: [(cell: CellKey, regression: RegressionRecord)],
                 seconds: Double, recordMode: RecordMode = .missing, failOnFlaky: Bool = false) {
-        var counts = RunCounts()
-        counts.newFails = recordMode == .never
-        let byCell = Dictionary(grouping: regressions, by: { $0.cell })
-        for outcome in outcomes { counts.add(outcome, regressions: byCell[outcome.key]?.map(\.regression) ?? []) }
+        let byCell = Dictionary(grouping: regressions, by: { $0.cell }).mapValues { $0.map(\.regression) }
+        let counts = RunCounts(outcomes: outcomes, regressions: byCell, newFails: recordMode == .never)
         self.init(uuid: uuid, counts: counts, outcomes: outcomes, outcomesComplete: true, regressions: regressions,
                   seconds: seconds, recordMode: recordMode, failOnFlaky: failOnFlaky)
     }
@@ -213,18 +252,11 @@ public struct RunReport: Sendable {
     public var passed: Int { counts.passed }
     /// Cells that failed or errored (and new ones under `--record never`).
     public var failed: Int { counts.failed }
-    /// Passing cells that hit an invariant failure their scenario declares as a known issue.
-    public var cellsWithKnownIssues: Int { counts.knownIssueCells }
-    /// Regressions that make the run fail.
-    public var failingRegressions: Int { counts.failingRegressions }
-    /// The closing line, in the shape CI parsers read: `kbharness: N passed, N failed`, then what else happened.
-    public var closingLine: String {
-        var line = "kbharness: \(passed) passed, \(failed) failed"
-        if counts.new > 0 { line += ", \(counts.new) new" }
-        if counts.flaky > 0 { line += ", \(counts.flaky) flaky" }
-        if failingRegressions > 0 { line += ", \(failingRegressions) regressions" }
-        return line
-    }
+    /// Whether new cells fail the run (`--record never`).
+    public var newFails: Bool { recordMode == .never }
+    /// The closing line, in the shape CI parsers read: `kbharness: N passed, N failed`, then what else
+    /// happened, and always what the regressions come to (`no regressions` on an unchanged re-run).
+    public var closingLine: String { "kbharness: " + counts.line }
     /// Exit-code bits (harness-design §3.11); combinations add up (3 = failures and timing regressions).
     public enum ExitBit {
         /// A cell failed or errored (or was new under `--record never`), or a correctness regression fails the run.
@@ -240,8 +272,8 @@ public struct RunReport: Sendable {
     /// 0 when nothing failed, else the OR of the `ExitBit`s that apply.
     public var exitCode: Int32 {
         var code: Int32 = 0
-        if failed > 0 || counts.failingCorrectnessRegressions > 0 { code |= ExitBit.correctness }
-        if counts.failingTimingRegressions > 0 { code |= ExitBit.timing }
+        if failed > 0 || counts.correctnessRegressions > 0 { code |= ExitBit.correctness }
+        if counts.timingRegressions > 0 { code |= ExitBit.timing }
         if failOnFlaky && counts.flaky > 0 { code |= ExitBit.flaky }
         return code
     }
@@ -273,13 +305,14 @@ public enum MatrixRunner {
             total = matrix.total
             batches = .streaming(matrix, size: batchSize)
         }
+        var metadata = metadata
+        metadata.recordMode = options.record
         let runID = try store.beginRun(metadata)
         let checkpointer = Checkpointer(store)
         defer { checkpointer?.stop() }
         do {
             let environment = TimingEnvironment(metadata)
-            var counts = RunCounts()
-            counts.newFails = options.record == .never
+            let newFails = options.record == .never
             var outcomes: [CellOutcome] = []
             var regressions: [(cell: CellKey, regression: RegressionRecord)] = []
             var unconfirmed: [UnconfirmedTiming] = []
@@ -359,9 +392,8 @@ public enum MatrixRunner {
                                                          reference: reference))
                 }
                 for record in records {
-                    counts.add(record.outcome, regressions: record.regressions)
                     if options.retainOutcomes
-                        || (record.outcome.status.fails(newFails: counts.newFails) && outcomes.count < RunReport.retainedLimit) {
+                        || (record.outcome.status.fails(newFails: newFails) && outcomes.count < RunReport.retainedLimit) {
                         outcomes.append(record.outcome)
                     }
                     for regression in record.regressions
@@ -382,7 +414,6 @@ public enum MatrixRunner {
                 let settled = confirmTiming([flagged.regression], remeasured: remeasured, reference: flagged.reference,
                                             options: options)[0]
                 confirmations.append((flagged.rowID, settled))
-                counts.add([settled])
                 if let index = regressions.firstIndex(where: { $0.cell == flagged.cell.key && $0.regression == flagged.regression }) {
                     regressions[index].regression = settled
                 } else if settled.failsRun && regressions.count < RunReport.retainedLimit {
@@ -390,8 +421,8 @@ public enum MatrixRunner {
                 }
             }
             let milliseconds = (clock.now - start).inSeconds * 1000
-            try store.finishRun(runID, counts: counts, durationMilliseconds: milliseconds, confirmations: confirmations)
-            return RunReport(uuid: metadata.uuid, counts: counts, outcomes: outcomes, outcomesComplete: options.retainOutcomes,
+            try store.finishRun(runID, durationMilliseconds: milliseconds, confirmations: confirmations)
+            return RunReport(uuid: metadata.uuid, counts: try store.runCounts(runID), outcomes: outcomes, outcomesComplete: options.retainOutcomes,
                              regressions: regressions, seconds: (clock.now - start).inSeconds, recordMode: options.record,
                              failOnFlaky: options.failOnFlaky)
         } catch {
@@ -464,8 +495,10 @@ public enum MatrixRunner {
                 // A stop leaves the rest of the batch unevaluated; the caller then drops the whole batch.
                 if options.isCancelled?() == true { return }
                 let cell = batch[index]
-                let outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options,
+                let started = ContinuousClock.now
+                var outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options,
                                        screens: screens)
+                outcome.wallNanoseconds = (ContinuousClock.now - started).inNanoseconds
                 let state = outcome.stateJSON
                 slots[index] = EvaluatedCell(outcome: outcome, state: state, stateHash: DefinitionHash.fnv1a64(state))
                 if let report = options.progress { report(finished.increment(), progress.total) }
@@ -527,11 +560,12 @@ public enum MatrixRunner {
         }
         outcome.referenceMismatches = differences
         outcome.reference = mode == .failed || mode == .all ? .recorded : .mismatch
+        let redefined = reference.scenarioHash != definitionHashes.scenario || reference.deviceHash != definitionHashes.device
+        outcome.referenceDefinitionChanged = redefined
         // A cell that held until now has no failure to tell (at most a known issue's note or a flaky retry's):
         // the reference difference becomes its message. A failing cell keeps its first failure.
         if outcome.status.held {
             outcome.status = .fail
-            let redefined = reference.scenarioHash != definitionHashes.scenario || reference.deviceHash != definitionHashes.device
             outcome.message = "differs from the reference of run \(reference.runUUID): \(differences[0].summary)"
                 + (differences.count > 1 ? " (+\(differences.count - 1) more)" : "")
                 + (redefined ? "; the scenario or device definition changed since it was recorded" : "")
@@ -702,45 +736,57 @@ public enum MatrixRunner {
         }
     }
 
-    /// Regressions of one cell against its expected values and the previous comparable run, and its
-    /// timing verdict against the latest comparable timed run (`TimingRule`). A timing regression comes
-    /// back unconfirmed (`confirmed` nil, not failing) until `confirmTiming` has re-measured the cell.
+    /// The regressions of one cell, verdict changes first. Against the previous run: `new_failure` when its
+    /// invariants and expected values held then and do not now, and `fixed` the other way, whatever else
+    /// changed (an edited definition is named beside them, it does not hide them); otherwise `state_changed`
+    /// when its numbers moved and its reference did not already say so. Against people's expected values:
+    /// one `expected_mismatch` each. Against its reference snapshot: one `reference_mismatch` naming the first
+    /// difference and how many there are. Then its timing verdict against the latest comparable timed run
+    /// (`TimingRule`): a timing regression comes back unconfirmed (`confirmed` nil, not failing) until
+    /// `confirmTiming` has re-measured the cell.
     static func findRegressions(_ record: ResultRecord, previous: PreviousResult?, environment: TimingEnvironment,
                                 options: RunOptions) -> [RegressionRecord] {
         let outcome = record.outcome
-        var found = outcome.mismatches.map { mismatch in
+        var verdict: [RegressionRecord] = [], numbers: [RegressionRecord] = []
+        numbers += outcome.mismatches.map { mismatch in
             RegressionRecord(kind: "expected_mismatch", against: "expected", againstRunID: nil,
                              expectedID: mismatch.expectedID, step: mismatch.step, metric: mismatch.metric,
                              oldValue: format(mismatch.expected), newValue: mismatch.actual.map(format),
                              rule: "|actual − expected| ≤ \(format(mismatch.tolerance))", failsRun: true)
         }
-        found += outcome.referenceMismatches.map { mismatch in
-            RegressionRecord(kind: "expected_mismatch", against: "expected", againstRunID: nil, expectedID: nil,
-                             step: mismatch.step, metric: mismatch.metric, oldValue: mismatch.reference,
-                             newValue: mismatch.actual,
-                             rule: "equals the cell's reference snapshot"
-                                 + (outcome.reference == .recorded ? "; re-recorded by this run" : ""),
-                             failsRun: true)
+        if let first = outcome.referenceMismatches.first {
+            let count = outcome.referenceMismatches.count
+            numbers.append(RegressionRecord(
+                kind: "reference_mismatch", against: "reference", againstRunID: nil, expectedID: nil,
+                step: first.step, metric: first.metric, oldValue: first.reference, newValue: first.actual,
+                rule: "equals the cell's reference snapshot" + (count > 1 ? "; \(count) values differ" : "")
+                    + (outcome.referenceDefinitionChanged ? "; the scenario or device definition changed since it was recorded" : "")
+                    + (outcome.reference == .recorded ? "; re-recorded by this run" : ""),
+                failsRun: true, differing: count, definitionChanged: outcome.referenceDefinitionChanged))
         }
-        guard let previous else { return found }
-        // A changed scenario or device definition makes the previous run incomparable.
-        if previous.scenarioHash == record.scenarioHash && previous.deviceHash == record.deviceHash {
+        if let previous {
+            let redefined = previous.scenarioHash != record.scenarioHash || previous.deviceHash != record.deviceHash
+            let since = redefined ? "; the scenario or device definition changed since" : ""
             func regression(_ kind: String, old: String?, new: String?, rule: String, fails: Bool) -> RegressionRecord {
                 RegressionRecord(kind: kind, against: "previous", againstRunID: previous.runID, expectedID: nil, step: nil,
-                                 metric: nil, oldValue: old, newValue: new, rule: rule, failsRun: fails)
+                                 metric: nil, oldValue: old, newValue: new, rule: rule + since, failsRun: fails,
+                                 definitionChanged: redefined)
             }
-            if previous.status.held && !outcome.status.held {
-                found.append(regression("new_failure", old: "pass", new: outcome.status.rawValue,
-                                        rule: "passed in run \(previous.runUUID), fails now", fails: true))
-            } else if !previous.status.held && outcome.status.held {
-                found.append(regression("fixed", old: previous.status.rawValue, new: "pass",
-                                        rule: "failed in run \(previous.runUUID), passes now", fails: false))
-            } else if previous.stateHash != record.stateHash && outcome.status != .error {
-                found.append(regression("state_changed", old: previous.stateHash, new: record.stateHash,
-                                        rule: "the per-step state differs from run \(previous.runUUID)", fails: true))
+            if previous.verdictHeld && !outcome.verdictHeld {
+                verdict.append(regression("new_failure", old: previous.status.rawValue, new: outcome.status.rawValue,
+                                          rule: "held in run \(previous.runUUID), fails now", fails: true))
+            } else if !previous.verdictHeld && outcome.verdictHeld {
+                numbers.append(regression("fixed", old: previous.status.rawValue, new: outcome.status.rawValue,
+                                          rule: "failed in run \(previous.runUUID), holds now", fails: false))
+            } else if previous.stateHash != record.stateHash && outcome.status != .error && outcome.referenceMismatches.isEmpty {
+                // A cell back on its reference is not a regression; an edited definition explains the change.
+                numbers.append(regression("state_changed", old: previous.stateHash, new: record.stateHash,
+                                          rule: "the per-step state differs from run \(previous.runUUID)",
+                                          fails: !redefined && outcome.reference != .match))
             }
         }
-        if let timing = record.timing, !timing.samples.isEmpty, let reference = previous.timing,
+        var found = verdict + numbers
+        if let timing = record.timing, !timing.samples.isEmpty, let reference = previous?.timing,
            let verdict = timingVerdict(timing.samples, reference: reference, environment: environment,
                                        scenarioHash: record.scenarioHash, deviceHash: record.deviceHash, rule: options.timingRule) {
             found.append(verdict)

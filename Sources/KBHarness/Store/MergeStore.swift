@@ -122,6 +122,11 @@ public enum MergeStore {
             var summary = try database.transaction(.immediate) {
                 var merger = try Merger(database: database, sources: sources, join: join, tables: owned)
                 try merger.run()
+                // A joined run's counts are those of its merged rows, counted as every run's are.
+                let written = try database.prepare("""
+                    SELECT DISTINCT new_id FROM temp.merge_map WHERE tbl = 'run'
+                    """).mapRows { $0.int64(0) }
+                for runID in written { try store.writeCounts(runID) }
                 let violations = try database.prepare("PRAGMA main.foreign_key_check").mapRows { row in
                     "\(row.text(0) ?? "?") row \(row.int64(1)) → \(row.text(2) ?? "?")"
                 }

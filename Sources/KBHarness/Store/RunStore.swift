@@ -21,6 +21,8 @@ public struct RunMetadata: Sendable {
     public var harnessVersion: String
     /// The selection used, as JSON.
     public var selectionJSON: String
+    /// The `--record` mode, which decides whether new cells count as failed; nil for a merged run.
+    public var recordMode: RecordMode? = nil
 }
 
 /// Timing of one cell's engine work, in nanoseconds per iteration (an iteration runs every step).
@@ -62,10 +64,10 @@ public struct TimingSummary: Sendable, Equatable {
 
 /// A regression found for a cell, ready to store.
 public struct RegressionRecord: Sendable, Equatable {
-    /// `expected_mismatch`, `new_failure`, `fixed`, `state_changed`, or a timing verdict: `timing` (slower),
-    /// `improvement`, `low_confidence` (too few samples to test) or `not_comparable`.
+    /// `new_failure`, `expected_mismatch`, `reference_mismatch`, `state_changed`, `fixed`, or a timing verdict:
+    /// `timing` (slower), `improvement`, `low_confidence` (too few samples to test) or `not_comparable`.
     public var kind: String
-    /// `expected` or `previous`.
+    /// `expected`, `reference` or `previous`.
     public var against: String
     /// The run compared with, for `previous`.
     public var againstRunID: Int64?
@@ -85,18 +87,57 @@ public struct RegressionRecord: Sendable, Equatable {
     public var failsRun: Bool
     /// For timing verdicts: ratio, p-value, limits, confirmation and sample counts.
     public var timing: TimingVerdict? = nil
+    /// For `reference_mismatch`: how many step metrics differ (the row names the first).
+    public var differing: Int? = nil
+    /// Whether the scenario or device definition changed since the state compared with was made.
+    public var definitionChanged = false
 
     /// The timing verdict kinds.
     public static let timingKinds: Set<String> = ["timing", "improvement", "low_confidence", "not_comparable"]
     /// Every kind, in the order a reader wants them: verdict changes, then numbers, then timing.
-    public static let kinds = ["new_failure", "expected_mismatch", "state_changed", "timing", "fixed", "improvement",
-                               "low_confidence", "not_comparable"]
+    public static let kinds = ["new_failure", "expected_mismatch", "reference_mismatch", "state_changed", "timing",
+                               "fixed", "improvement", "low_confidence", "not_comparable"]
 
     /// Whether this is a timing verdict (bit 2 of the exit code) rather than a correctness one (bit 1).
     public var isTimingVerdict: Bool { RegressionRecord.timingKinds.contains(kind) }
 
     /// A timing regression not yet re-measured.
     public var awaitsConfirmation: Bool { kind == "timing" && timing != nil && timing?.confirmed == nil }
+}
+
+/// The regressions of one kind on one cell as one row: the first of them, and how many rows it stands for.
+public struct RegressionGroup: Sendable {
+    /// The cell.
+    public var cell: CellKey
+    /// The first regression of the kind on the cell (in run order: the first step).
+    public var first: RegressionRecord
+    /// How many regressions of the kind the cell has.
+    public var rows: Int
+    /// Whether any of them fails the run.
+    public var failsRun: Bool
+
+    /// Groups `regressions` by kind and cell: failing groups first, then by `RegressionRecord.kinds` (verdict
+    /// changes, then numbers, then timing), then in run order.
+    public static func group(_ regressions: [(cell: CellKey, regression: RegressionRecord)]) -> [RegressionGroup] {
+        var groups: [RegressionGroup] = []
+        var index: [String: Int] = [:]
+        for (cell, regression) in regressions {
+            let key = regression.kind + "\u{1F}" + cell.text
+            if let at = index[key] {
+                groups[at].rows += 1
+                groups[at].failsRun = groups[at].failsRun || regression.failsRun
+            } else {
+                index[key] = groups.count
+                groups.append(RegressionGroup(cell: cell, first: regression, rows: 1, failsRun: regression.failsRun))
+            }
+        }
+        let rank = Dictionary(uniqueKeysWithValues: RegressionRecord.kinds.enumerated().map { ($1, $0) })
+        return groups.enumerated().sorted { a, b in
+            let left = (a.element.failsRun ? 0 : 1, rank[a.element.first.kind] ?? rank.count, a.offset)
+            let right = (b.element.failsRun ? 0 : 1, rank[b.element.first.kind] ?? rank.count, b.offset)
+            return left < right
+        }.map(\.element)
+    }
 }
 
 /// A cell's row, ready to store.
@@ -131,6 +172,8 @@ public struct PreviousResult: Sendable, Equatable {
     public var runUUID: String
     /// Its verdict.
     public var status: CellStatus
+    /// Whether its invariants and expected values held (`CellVerdict.held`), whatever its reference said.
+    public var verdictHeld: Bool
     /// Hash of its per-step state.
     public var stateHash: String
     /// Scenario definition hash then.
@@ -189,14 +232,15 @@ extension HarnessStore {
             return try write {
                 let statement = try database.prepare("""
                     INSERT INTO run (uuid, status, started_at, git_sha, host, toolchain, build_configuration,
-                                     engine_version, harness_version, selection, pid, locked)
-                    VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                                     engine_version, harness_version, selection, pid, locked, record_mode)
+                    VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
                     """)
                 try statement.bind([.text(metadata.uuid), .text(metadata.startedAt),
                                     metadata.gitSHA.map(SQLiteValue.text) ?? .null, .text(metadata.host),
                                     .text(metadata.toolchain), .text(metadata.buildConfiguration),
                                     .text(metadata.engineVersion), .text(metadata.harnessVersion),
-                                    .text(metadata.selectionJSON), .integer(Int64(getpid()))])
+                                    .text(metadata.selectionJSON), .integer(Int64(getpid())),
+                                    metadata.recordMode.map { .text($0.rawValue) } ?? .null])
                 try statement.execute()
                 let id = database.lastInsertRowID
                 runID = id
@@ -235,9 +279,7 @@ extension HarnessStore {
     public func completeRun(_ runID: Int64, results: [ResultRecord], durationMilliseconds: Double) throws {
         try write {
             _ = try insertResults(runID, results, recordMode: .missing)
-            var counts = RunCounts()
-            for record in results { counts.add(record.outcome, regressions: record.regressions) }
-            try markComplete(runID, counts: counts, durationMilliseconds: durationMilliseconds)
+            try markComplete(runID, durationMilliseconds: durationMilliseconds)
         }
         RunLocks.shared.unlock(runID: runID, database: path)
     }
@@ -253,7 +295,7 @@ extension HarnessStore {
 
     /// Settles the timing regressions re-measured after the last batch and marks the run complete, in
     /// one transaction.
-    public func finishRun(_ runID: Int64, counts: RunCounts, durationMilliseconds: Double,
+    public func finishRun(_ runID: Int64, durationMilliseconds: Double,
                           confirmations: [(rowID: Int64, regression: RegressionRecord)]) throws {
         try write {
             let update = try database.prepare("""
@@ -270,22 +312,54 @@ extension HarnessStore {
                                  numbers?.confirmPValue.map(SQLiteValue.real) ?? .null, .integer(rowID)])
                 try update.execute()
             }
-            try markComplete(runID, counts: counts, durationMilliseconds: durationMilliseconds)
+            try markComplete(runID, durationMilliseconds: durationMilliseconds)
         }
         RunLocks.shared.unlock(runID: runID, database: path)
     }
 
-    /// Sets a run's summary columns and status `complete`.
-    private func markComplete(_ runID: Int64, counts: RunCounts, durationMilliseconds: Double) throws {
+    /// Sets a run's status `complete` and its summary columns.
+    func markComplete(_ runID: Int64, durationMilliseconds: Double) throws {
         let finish = try database.prepare("""
-            UPDATE run SET status = 'complete', finished_at = ?, cells = ?, passed = ?, failed = ?,
-                           errors = ?, regressions = ?, duration_ms = ?
-            WHERE id = ?
+            UPDATE run SET status = 'complete', finished_at = ?, duration_ms = ? WHERE id = ?
             """)
-        try finish.bind([.text(Timestamp.now()), .integer(Int64(counts.cells)), .integer(Int64(counts.passed)),
-                         .integer(Int64(counts.failed - counts.error)), .integer(Int64(counts.error)),
-                         .integer(Int64(counts.failingRegressions)), .real(durationMilliseconds), .integer(runID)])
+        try finish.bind([.text(Timestamp.now()), .real(durationMilliseconds), .integer(runID)])
         try finish.execute()
+        try writeCounts(runID)
+    }
+
+    /// Copies a run's counts from `v_run_counts` (the one count) into its summary columns, which readers of
+    /// the `run` table alone see.
+    func writeCounts(_ runID: Int64) throws {
+        let update = try database.prepare("""
+            UPDATE run SET cells = c.cells, passed = c.passed, failed = c.failed, errors = c.errors,
+                           regressions = c.regressions
+            FROM (SELECT * FROM v_run_counts WHERE run_id = ?1) AS c
+            WHERE run.id = ?1
+            """)
+        try update.bind(1, runID)
+        try update.execute()
+    }
+
+    /// Run `runID`'s counts: its row of `v_run_counts`, the one count every output gives.
+    public func runCounts(_ runID: Int64) throws -> RunCounts {
+        let statement = try database.prepare("""
+            SELECT cells, passed, failed, errors, new, flaky, known, recorded, regressed, expected_mismatches,
+                   reference_mismatches, state_changes, timing_regressions, redefined, fixed, regressions, flagged
+            FROM v_run_counts WHERE run_id = ?
+            """)
+        try statement.bind(1, runID)
+        guard let counts = try statement.mapRows({ row in
+            var counts = RunCounts()
+            let columns: [WritableKeyPath<RunCounts, Int>] = [
+                \.cells, \.passed, \.failed, \.errors, \.new, \.flaky, \.known, \.recorded, \.regressed,
+                \.expectedMismatches, \.referenceMismatches, \.stateChanges, \.timingRegressions, \.redefined,
+                \.fixed, \.regressions, \.flagged]
+            for (index, column) in columns.enumerated() { counts[keyPath: column] = row.boundedInt(Int32(index)) }
+            return counts
+        }).first else {
+            throw HarnessError(.noInput, "no run with id \(runID)")
+        }
+        return counts
     }
 
     /// One `result` row; the raw C-API benchmark reference binds the same statement.
@@ -294,8 +368,8 @@ extension HarnessStore {
                             scenario_hash, device_hash, status, steps, state, state_hash,
                             failed_invariants, failed_expectations, min_gap, max_occlusion, message,
                             known_failures, covered_steps, above_guide_steps, not_restored_steps,
-                            attempts, reference)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            attempts, reference, reference_differences, wall_ns)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The inserts of `writeResults`, inside the caller's transaction.
@@ -310,8 +384,9 @@ extension HarnessStore {
             INSERT INTO regression (run_id, result_id, cell, kind, against, against_run_id, expected_id,
                                     step, metric, old_value, new_value, rule, fails_run,
                                     ref_p50_ns, p50_ns, ratio, p_value, alpha, limit_lo, limit_hi, floor_ns,
-                                    ref_samples, samples, confirmed, confirm_p50_ns, confirm_ratio, confirm_p_value)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    ref_samples, samples, confirmed, confirm_p50_ns, confirm_ratio, confirm_p_value,
+                                    differing, definition_changed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, persistent: true)
         let supersedeReference = try database.prepare("""
             UPDATE cell_reference SET superseded_at = ? WHERE cell = ? AND superseded_at IS NULL
@@ -340,7 +415,7 @@ extension HarnessStore {
             try insertResult.bind(11, outcome.steps.count)
             try insertResult.bind(13, record.stateHash)
             try insertResult.bind(14, outcome.failedInvariants)
-            try insertResult.bind(15, outcome.mismatches.count + outcome.referenceMismatches.count)
+            try insertResult.bind(15, outcome.mismatches.count)
             try insertResult.bind(16, outcome.minGap)
             try insertResult.bind(17, outcome.maxOcclusion)
             try insertResult.bind(18, outcome.message)
@@ -350,6 +425,8 @@ extension HarnessStore {
             try insertResult.bind(22, outcome.steps(breaking: .notRestored))
             try insertResult.bind(23, outcome.attempts)
             try insertResult.bind(24, outcome.reference?.rawValue)
+            try insertResult.bind(25, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
+            try insertResult.bind(26, outcome.wallNanoseconds)
             try insertResult.withBoundText(12, record.stateJSON) { try insertResult.execute() }
             let resultID = database.lastInsertRowID
             if outcome.reference == .recorded {
@@ -377,7 +454,9 @@ extension HarnessStore {
                     regression.metric.map(SQLiteValue.text) ?? .null,
                     regression.oldValue.map(SQLiteValue.text) ?? .null,
                     regression.newValue.map(SQLiteValue.text) ?? .null,
-                    .text(regression.rule), .integer(regression.failsRun ? 1 : 0)] + timingColumns(regression.timing))
+                    .text(regression.rule), .integer(regression.failsRun ? 1 : 0)] + timingColumns(regression.timing)
+                    + [regression.differing.map { .integer(Int64($0)) } ?? .null,
+                       .integer(regression.definitionChanged ? 1 : 0)])
                 try insertRegression.execute()
                 if regression.awaitsConfirmation {
                     pending.append((index, regressionIndex, database.lastInsertRowID))
@@ -392,7 +471,8 @@ extension HarnessStore {
     public func previousResults(before runID: Int64, scenario: String? = nil) throws -> [String: PreviousResult] {
         let range = CellRange(scenario: scenario)
         let statement = try database.prepare("""
-            SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash
+            SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash,
+                   r.failed_invariants, r.failed_expectations
             FROM result r
             JOIN run ON run.id = r.run_id
             WHERE r.id IN (SELECT max(r2.id) FROM result r2 JOIN run run2 ON run2.id = r2.run_id
@@ -405,8 +485,10 @@ extension HarnessStore {
         try statement.forEachRow { row in
             guard let cell = row.text(0), let uuid = row.text(2), let status = row.text(3).flatMap(CellStatus.init),
                   let stateHash = row.text(4), let scenarioHash = row.text(5), let deviceHash = row.text(6) else { return }
-            previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, stateHash: stateHash,
-                                            scenarioHash: scenarioHash, deviceHash: deviceHash, timing: nil)
+            let held = CellVerdict.held(status, failedInvariants: row.boundedInt(7), failedExpectations: row.boundedInt(8))
+            previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, verdictHeld: held,
+                                            stateHash: stateHash, scenarioHash: scenarioHash, deviceHash: deviceHash,
+                                            timing: nil)
         }
         for (cell, reference) in try timingReferences(before: runID, range: range) { previous[cell]?.timing = reference }
         return previous
