@@ -34,6 +34,53 @@ import Testing
         }
     }
 
+    @Test func aDirectoryIsRefusedByEveryCommandAndNothingIsLeftBehind() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try smallLibrary(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("d"), withIntermediateDirectories: false)
+        let cell = "worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|iq"
+        let commands = [["runs"], ["run", "--device", "iphone-se-1st-gen", "--samples", "0"], ["import", "Scenarios"],
+                        ["show", cell], ["history", cell], ["render", cell, "-o", "cell.svg"], ["accept", "--cell", "*"]]
+        // A one-character relative name trapped in Foundation's path code (SIGILL) before it was looked at.
+        for path in ["d", "d/", scratch.file("d")] {
+            for command in commands {
+                let result = try kbharness(command + ["--db", path], in: scratch.path)
+                #expect(result.status == 65, "\(command) --db \(path): \(result.stderr)")
+                #expect(result.stderr == "kbharness: error: \(path): is a directory, not a database file; refusing to open it\n",
+                        "\(command) --db \(path)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["Scenarios", "d"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("d")) == [])
+    }
+
+    @Test func aOneCharacterNameIsAFileLikeAnyOther() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try smallLibrary(scratch)
+        let run = try kbharness(["run", "--device", "iphone-se-1st-gen", "--samples", "0", "--db", "k"], in: scratch.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let runs = try kbharness(["runs", "--db", "k"], in: scratch.path)
+        #expect(runs.status == 0, "\(runs.stderr)")
+        #expect(runs.lines.count == 3, "\(runs.stdout)")
+        let cell = "worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|iq"
+        let render = try kbharness(["render", cell, "-o", "p", "--db", "k"], in: scratch.path)
+        #expect(render.status == 0, "\(render.stderr)")
+        let picture = try String(contentsOfFile: scratch.file("p"), encoding: .utf8)
+        #expect(picture.contains("<svg ") && picture.hasSuffix("</svg>\n"), "\(picture.suffix(80))")
+        // A database inside a file cannot be created, and the message says which part is wrong.
+        let inside = try kbharness(["run", "--device", "iphone-se-1st-gen", "--samples", "0", "--db", "p/kb.sqlite"], in: scratch.path)
+        #expect(inside.status == 73, "\(inside.stderr)")
+        #expect(inside.stderr == "kbharness: error: p/kb.sqlite: p is not a directory\n")
+    }
+
+    @Test func aPathsDirectoryIsTakenApartWithoutFoundation() {
+        #expect(["d", "d/", "kb.sqlite", "/a", "/", "a/b", "a/b/", "a//b", "/tmp/x/kb.sqlite", "./k"].map(PathText.directory(of:))
+                == ["", "", "", "/", "/", "a", "a", "a", "/tmp/x", "."])
+        #expect(["d", "d/", "/a", "/", "a/b/", "/tmp/x/kb.sqlite"].map(PathText.name(of:)) == ["d", "d", "a", "/", "b", "kb.sqlite"])
+    }
+
     @Test func anEmptyOrInMemoryDatabasePathIsAUsageError() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
