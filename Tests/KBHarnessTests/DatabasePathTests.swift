@@ -81,6 +81,32 @@ import Testing
         #expect(["d", "d/", "/a", "/", "a/b/", "/tmp/x/kb.sqlite"].map(PathText.name(of:)) == ["d", "d", "a", "/", "b", "kb.sqlite"])
     }
 
+    @Test func aFirstRunOutsideTheProjectSaysWhereTheScenariosAreAndCreatesNothing() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try kbharness(["run", "--device", "iphone-se-1st-gen", "--db", "x.sqlite"], in: scratch.path)
+        #expect(run.status == 66)
+        #expect(run.stderr == "kbharness: error: nothing to run: x.sqlite does not exist yet, and Scenarios, the directory "
+                + "imported on first use (relative to where kbharness runs), does not exist; run kbharness where Scenarios/ is, "
+                + "name the directory with --scenarios PATH, or run `kbharness import PATH` first\n")
+        let upgrade = try kbharness(["upgrade", "--from", "iq@6.5.11"], in: scratch.path)
+        #expect(upgrade.status == 66 && upgrade.stderr.hasPrefix("kbharness: error: nothing to run: kbharness.sqlite does not exist yet"),
+                "\(upgrade.stderr)")
+        let importDefault = try kbharness(["import"], in: scratch.path)
+        #expect(importDefault.status == 66)
+        #expect(importDefault.stderr == "kbharness: error: there is no Scenarios directory here to import (the default, relative "
+                + "to where kbharness runs): name the files or directories to import, e.g. `kbharness import path/to/Scenarios`\n")
+        // A first import that fails creates no database either.
+        try smallLibrary(scratch)
+        let noDevices = try kbharness(["import", "Scenarios/worked"], in: scratch.path)
+        #expect(noDevices.status == 65, "\(noDevices.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["Scenarios"])
+        // Named with --scenarios, the same run works from anywhere.
+        let named = try kbharness(["run", "--device", "iphone-se-1st-gen", "--samples", "0", "--db", "x.sqlite",
+                                   "--scenarios", scratch.file("Scenarios")], in: scratch.file("Scenarios/worked"))
+        #expect(named.status == 0, "\(named.stderr)")
+    }
+
     @Test func anEmptyOrInMemoryDatabasePathIsAUsageError() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
