@@ -239,6 +239,9 @@ import Testing
         #expect(bogus.stderr.contains("gap"))
         let mixed = try kbharness(["accept", uuid, "--cell", "*", "--metric", "gap", "--metric", "gapp", "--db", "kb.sqlite"],
                                   in: scratch.path)
+        let baseline = try kbharness(["accept", "baseline:mian", "--cell", "*", "--db", "kb.sqlite"], in: scratch.path)
+        #expect(baseline.status == 66)
+        #expect(baseline.stderr == "kbharness: error: there is no baseline 'mian' (`kbharness baseline set NAME` names a run)\n")
         #expect(mixed.status == 66)
         #expect(mixed.stderr == "kbharness: error: --metric 'gapp' (did you mean 'gap'?): no cell of run \(uuid) matching '*' records it; nothing accepted\n")
         for (id, status) in [(2, "aborted"), (3, "running")] {
@@ -256,5 +259,8 @@ import Testing
         let good = try kbharness(["accept", uuid, "--cell", "*", "--metric", "gap", "--db", "kb.sqlite"], in: scratch.path)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(try kbharness(["baseline", "set", "main", uuid, "--db", "kb.sqlite"], in: scratch.path).status == 0)
+        let typo = try kbharness(["regressions", "baseline:mian", "--db", "kb.sqlite"], in: scratch.path)
+        #expect(typo.status == 66)
+        #expect(typo.stderr == "kbharness: error: there is no baseline 'mian'; did you mean 'main'? (`kbharness baseline list` lists them)\n")
     }
 }

@@ -27,6 +27,12 @@ extension HarnessStore {
         try statement.bind(arguments)
         let rows = try statement.mapRows { ($0.int64(0), $0.text(1) ?? "") }
         guard let first = rows.first else {
+            if reference.hasPrefix("baseline:") {
+                let name = String(reference.dropFirst("baseline:".count))
+                let names = try database.prepare("SELECT name FROM baseline ORDER BY name").mapRows { $0.text(0) ?? "" }
+                throw HarnessError(.noInput, "there is no baseline '\(name.echoed)'\(Spelling.didYouMean(name, names)) "
+                                   + (names.isEmpty ? "(`kbharness baseline set NAME` names a run)" : "(`kbharness baseline list` lists them)"))
+            }
             throw HarnessError(.noInput, "no run matches '\(reference)' (see `kbharness runs`)")
         }
         if rows.count > 1 {
