@@ -45,7 +45,7 @@ struct RenderCommand: ParsableCommand {
             let library = try database.loadLibrary().library
             guard let scenario = library.scenario(key.scenario), let device = library.device(key.device),
                   let runner = CellRunner(key: key, scenario: scenario, device: device) else {
-                throw HarnessError(.noInput, "no such cell: \(cell) (see `kbharness scenarios` and `kbharness devices`)")
+                throw HarnessError(.noInput, "no such cell \(cell): \(library.problem(with: key) ?? "it cannot be replayed")")
             }
             if let step, step > scenario.steps.count {
                 throw HarnessError(.usage, "--step \(step): \(scenario.key) has \(scenario.steps.count) steps")
@@ -53,15 +53,18 @@ struct RenderCommand: ParsableCommand {
             let picture = try CellPicture.svg(runner, step: step)
             try ReportFile.write(picture, to: output)
             print("wrote \(output)")
-            print(try recordingLine(database))
+            print(try recordingLine(database, outsideMatrix: library.problem(with: key)))
         }
     }
 
     /// Which run the picture goes with: the newest complete run that ran the cell, and whether it ran the
-    /// definitions the picture replays.
-    private func recordingLine(_ database: HarnessStore) throws -> String {
+    /// definitions the picture replays; or why no run has it (`outsideMatrix`: why no run ever will).
+    private func recordingLine(_ database: HarnessStore, outsideMatrix: String?) throws -> String {
         guard let run = try database.latestRun(withCell: cell),
               let recording = try database.cellRecording(runID: run.id, cell: cell) else {
+            if let outsideMatrix {
+                return "no run records this cell (\(outsideMatrix)); the picture replays its imported definitions"
+            }
             return "no complete run has run this cell yet; the picture replays its imported definitions"
         }
         if recording.sameDefinitions {

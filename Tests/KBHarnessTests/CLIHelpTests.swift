@@ -158,6 +158,54 @@ import Testing
     }
 
     @Test(arguments: [
+        ("worked/7.1-plain-botom-field|iphone-se-1st-gen|portrait|standard|iq",
+         "there is no scenario 'worked/7.1-plain-botom-field'; did you mean 'worked/7.1-plain-bottom-field'? (`kbharness scenarios` lists them)"),
+        ("worked/7.1-plain-bottom-field|iphone-se|portrait|standard|iq",
+         "there is no device 'iphone-se'; did you mean iphone-se-1st-gen, iphone-se-2nd-3rd-gen, iphone-se-2nd-3rd-gen@ios26? (`kbharness devices` lists them)"),
+        ("worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|ourz",
+         "there is no strategy 'ourz'; did you mean 'ours'? (known: \(StrategyCatalog.keys.joined(separator: ", ")))"),
+        ("worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|iq@8",
+         "its strategy iq@8 is recorded as iq: use iq in the key"),
+        ("login/navigation-notched|iphone-se-1st-gen|portrait|standard|iq",
+         "login/navigation-notched does not run on iphone-se-1st-gen: its matrix leaves that device out"),
+        ("worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|floating|iq",
+         "worked/7.1-plain-bottom-field on iphone-se-1st-gen in portrait has no floating keyboard (it runs with: standard, predictive, emoji, numberPad, hardware)"),
+    ])
+    func aCellOutsideTheLibrarySaysWhichPartIsWrong(_ cell: String, _ problem: String) throws {
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
+        #expect(library.problem(with: try #require(CellKey(cell))) == problem)
+    }
+
+    @Test func aCellNoRunHasGetsTheSameMessageFromEveryCommand() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        #expect(try kbharness(seRun + ["--scenario", plainBottomField], in: scratch.path).status == 0)
+        let typo = "worked/7.1-plain-botom-field|iphone-se-1st-gen|portrait|standard|iq"
+        let problem = "there is no scenario 'worked/7.1-plain-botom-field'; did you mean 'worked/7.1-plain-bottom-field'? (`kbharness scenarios` lists them)"
+        for command in [["show", typo], ["history", typo], ["accept", "--cell", typo]] {
+            let result = try kbharness(command, in: scratch.path)
+            #expect(result.status == 66)
+            #expect(result.stderr == "kbharness: error: cell \(typo) never ran in a complete run: \(problem)\n", "\(command)")
+        }
+        let render = try kbharness(["render", typo, "-o", "cell.svg"], in: scratch.path)
+        #expect(render.status == 66)
+        #expect(render.stderr == "kbharness: error: no such cell \(typo): \(problem)\n")
+        // A cell of the library that no run selected yet: the run that records it.
+        let other = seCell(plainBottomField).replacingOccurrences(of: "|iq", with: "|tp")
+        let show = try kbharness(["show", other], in: scratch.path)
+        #expect(show.status == 66)
+        #expect(show.stderr == "kbharness: error: cell \(other) never ran in a complete run; "
+                + "`kbharness run --scenario '\(plainBottomField)' --device iphone-se-1st-gen --strategy tp` runs it\n")
+        // A cell outside its scenario's matrix is drawn all the same, saying that no run records it.
+        let notched = "login/navigation-notched|iphone-se-1st-gen|portrait|standard|iq"
+        let drawn = try kbharness(["render", notched, "-o", "notched.svg"], in: scratch.path)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        #expect(drawn.lines == ["wrote notched.svg", "no run records this cell (login/navigation-notched does not run on "
+                                + "iphone-se-1st-gen: its matrix leaves that device out); the picture replays its imported definitions"])
+    }
+
+    @Test(arguments: [
         ("a|b", "it has 2 parts separated by |, a cell key has 5"),
         ("w|iphone-8|portait|standard|iq", "its orientation (part 3) is 'portait', not portrait or landscape"),
         ("w|iphone-8|portrait|qwerty|iq", "its keyboard (part 4) is 'qwerty', not one of standard, predictive"),

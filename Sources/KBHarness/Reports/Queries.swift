@@ -281,7 +281,7 @@ extension HarnessStore {
     public func resolveRun(_ reference: String, forCell cell: String) throws -> (id: Int64, uuid: String) {
         guard reference == "latest" else { return try resolveRun(reference) }
         guard let run = try latestRun(withCell: cell) else {
-            throw HarnessError(.noInput, "cell \(cell) never ran in a complete run (see `kbharness scenarios` and `kbharness devices`)")
+            throw HarnessError(.noInput, neverRanMessage(cell: cell))
         }
         return run
     }
@@ -291,6 +291,10 @@ extension HarnessStore {
     public func resolveRun(_ reference: String, forCellsMatching cellGlob: String) throws -> (id: Int64, uuid: String) {
         guard reference == "latest" else { return try resolveRun(reference) }
         guard let run = try latestRun(withCellMatching: cellGlob) else {
+            // A glob without wildcards is one cell key: say what is wrong with it, as `show` does.
+            if !cellGlob.contains(where: { "*?[".contains($0) }) && CellKey(cellGlob) != nil {
+                throw HarnessError(.noInput, neverRanMessage(cell: cellGlob))
+            }
             throw HarnessError(.noInput, "no complete run ran a cell matching '\(cellGlob)' (`kbharness runs` lists the runs, `kbharness scenarios` the scenarios)")
         }
         return run
