@@ -14,6 +14,10 @@ struct AcceptCommand: ParsableCommand {
             snapshot (what `run` compares with; see --record). Replaced expected values and references \
             are kept as history (v_expected and v_reference show the current ones).
 
+            RUN is `latest` (default: the newest complete run that ran a cell matching --cell, so a later \
+            run of other cells does not hide it), `previous`, `baseline:NAME`, or a run uuid (a unique \
+            prefix is enough); only a complete run is accepted.
+
             Examples:
               kbharness accept --cell 'worked/7.1-plain-bottom-field|*'
               kbharness accept latest --cell 'login/*|iphone-8|*' --metric root.y --metric gap --step 2
@@ -21,7 +25,7 @@ struct AcceptCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Argument(help: "The run: latest (default), previous, or a uuid prefix.")
+    @Argument(help: "The run: latest (default: the newest complete run that ran a matching cell), previous, baseline:NAME, or a uuid prefix.")
     var runReference = "latest"
 
     @Option(help: ArgumentHelp("Glob over cell keys (scenario|device|orientation|keyboard|strategy).", valueName: "glob"))
@@ -48,19 +52,35 @@ struct AcceptCommand: ParsableCommand {
         try reportingErrors {
             let database = try store.open()
             defer { database.close() }
-            let resolved = try database.resolveRun(runReference)
+            let resolved = try database.resolveRun(runReference, forCellsMatching: cell)
             try database.requireComplete(resolved, doing: "accepting its values")
+            // A named run that left the cells out: say so, rather than that no cell records the metric.
+            if !(try database.ranCell(matching: cell, runID: resolved.id)) {
+                let newest = try database.latestRun(withCellMatching: cell)
+                throw HarnessError(.noInput, "run \(resolved.uuid) ran no cell matching '\(cell)'"
+                                   + (newest.map { "; the newest complete run that did is \($0.uuid)" } ?? "; no complete run did")
+                                   + "; nothing accepted")
+            }
             // A misspelt metric matched nothing and accepted the cells' references all the same.
             let unknown = try database.unknownMetrics(metric, runID: resolved.id, cellGlob: cell)
             if !unknown.isEmpty {
-                let known = try database.metricNames(runID: resolved.id, cellGlob: cell)
-                throw HarnessError(.noInput, "--metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")): no cell of run \(resolved.uuid) matching '\(cell)' records \(unknown.count == 1 ? "it" : "them")"
-                                   + (known.isEmpty ? "" : "; its metrics include \(known.joined(separator: ", "))") + "; nothing accepted")
+                let recorded = try database.metricNames(runID: resolved.id, cellGlob: cell, limit: nil)
+                let suggestions = unknown.map { Spelling.suggestion(for: $0, among: recorded) }
+                let named = zip(unknown, suggestions).map { name, suggestion in
+                    "'\(name)'" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+                }
+                // The list helps only a name too far from every recorded one to be suggested.
+                let list = suggestions.contains(nil) && !recorded.isEmpty
+                    ? "; its metrics include \(recorded.prefix(12).joined(separator: ", "))\(recorded.count > 12 ? ", …" : "")" : ""
+                throw HarnessError(.noInput, "--metric \(named.joined(separator: ", ")): no cell of run \(resolved.uuid) matching '\(cell)' records \(unknown.count == 1 ? "it" : "them")\(list); nothing accepted")
             }
             let count = try database.acceptCells(runID: resolved.id, runUUID: resolved.uuid, cellGlob: cell, metrics: metric,
                                                  step: step, scope: AcceptScope(rawValue: scope)!)
             if count.values == 0 && count.references == 0 {
-                throw HarnessError(.noInput, "nothing to accept in run \(resolved.uuid) for cells matching '\(cell)'")
+                let values = metric.isEmpty ? "no value mismatched its expected value"
+                    : "no cell records \(metric.joined(separator: ", "))\(step.map { " at step \($0)" } ?? "")"
+                throw HarnessError(.noInput, "nothing to accept in run \(resolved.uuid) for cells matching '\(cell)': \(values), "
+                                   + "and each cell's reference snapshot is already its state in this run")
             }
             print("accepted \(count.values) value\(count.values == 1 ? "" : "s") and \(count.references) reference snapshot\(count.references == 1 ? "" : "s") from run \(resolved.uuid)")
         }

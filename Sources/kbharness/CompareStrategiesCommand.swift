@@ -21,7 +21,7 @@ struct CompareStrategiesCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Argument(help: "The run: latest (default), previous, or a uuid prefix.")
+    @Argument(help: "The run: latest (default), previous, baseline:NAME, or a uuid prefix.")
     var runReference = "latest"
 
     @Option(help: "Rows of the per-scenario table.")

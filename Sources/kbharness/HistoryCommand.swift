@@ -30,7 +30,7 @@ struct HistoryCommand: ParsableCommand {
             let database = try store.open(forReading: true)
             defer { database.close() }
             let table = try database.cellHistoryTable(cell: cell, limit: limit)
-            guard !table.rows.isEmpty else { throw HarnessError(.noInput, "cell \(cell) never ran in a complete run") }
+            guard !table.rows.isEmpty else { throw HarnessError(.noInput, database.neverRanMessage(cell: cell)) }
             print(table.rendered)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import KBHarness
 
 /// `kbharness import`: load scenario and device files into the database.
@@ -36,6 +37,15 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            // The default is relative to where kbharness runs: from elsewhere the loader's `Scenarios:1:1: no
+            // such file or directory` read like a broken file.
+            if paths == ["Scenarios"] && !FileManager.default.fileExists(atPath: "Scenarios") {
+                throw HarnessError(.noInput, "there is no Scenarios directory here to import (the default, relative to where kbharness runs): "
+                                   + "name the files or directories to import, e.g. `kbharness import path/to/Scenarios`")
+            }
+            // A new database is created only once its files load: a failed first import left an empty one behind.
+            let isNew = !FileManager.default.fileExists(atPath: store.path)
+            let loadedFirst = isNew ? try ScenarioLibrary.load(paths: paths, fallbackDevices: [], steps: steps) : nil
             let database = try store.open(create: true)
             defer { database.close() }
             // Only the devices: a stored scenario that no longer parses must not stop the import that replaces it.
@@ -43,7 +53,7 @@ struct ImportCommand: ParsableCommand {
             for key in stored.unreadable {
                 printNote("note: the stored device '\(key)' no longer parses; importing its devices file replaces it")
             }
-            let library = try ScenarioLibrary.load(paths: paths, fallbackDevices: stored.devices, steps: steps)
+            let library = try loadedFirst ?? ScenarioLibrary.load(paths: paths, fallbackDevices: stored.devices, steps: steps)
             for report in library.interfaceBuilderReports {
                 print(report.summary)
                 for line in report.details { printNote("  \(line)") }

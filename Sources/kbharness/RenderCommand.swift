@@ -13,6 +13,10 @@ struct RenderCommand: ParsableCommand {
             (dashed) and where avoidance left it (solid), scroll views with their offsets and insets, and \
             the gap above the keyboard or the part covered, in points.
 
+            The picture replays the definitions imported now, so it needs no run; it names the newest \
+            complete run that ran the cell (whose numbers `kbharness show` prints) and says when that run \
+            ran older definitions, whose numbers may differ from the picture.
+
             Example:
               kbharness render 'worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|iq' --step 2 -o login.svg
             """)
@@ -29,9 +33,7 @@ struct RenderCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard CellKey(cell) != nil else {
-            throw ValidationError("'\(cell)' is not a cell key: expected scenario|device|orientation|keyboard|strategy")
-        }
+        if let problem = CellKey.problem(in: cell) { throw ValidationError(problem) }
         if let step, step < 1 { throw ValidationError("--step is 1-based") }
     }
 
@@ -43,7 +45,7 @@ struct RenderCommand: ParsableCommand {
             let library = try database.loadLibrary().library
             guard let scenario = library.scenario(key.scenario), let device = library.device(key.device),
                   let runner = CellRunner(key: key, scenario: scenario, device: device) else {
-                throw HarnessError(.noInput, "no such cell: \(cell) (see `kbharness scenarios` and `kbharness devices`)")
+                throw HarnessError(.noInput, "no such cell \(cell): \(library.problem(with: key) ?? "it cannot be replayed")")
             }
             if let step, step > scenario.steps.count {
                 throw HarnessError(.usage, "--step \(step): \(scenario.key) has \(scenario.steps.count) steps")
@@ -51,6 +53,24 @@ struct RenderCommand: ParsableCommand {
             let picture = try CellPicture.svg(runner, step: step)
             try ReportFile.write(picture, to: output)
             print("wrote \(output)")
+            print(try recordingLine(database, outsideMatrix: library.problem(with: key)))
         }
+    }
+
+    /// Which run the picture goes with: the newest complete run that ran the cell, and whether it ran the
+    /// definitions the picture replays; or why no run has it (`outsideMatrix`: why no run ever will).
+    private func recordingLine(_ database: HarnessStore, outsideMatrix: String?) throws -> String {
+        guard let run = try database.latestRun(withCell: cell),
+              let recording = try database.cellRecording(runID: run.id, cell: cell) else {
+            if let outsideMatrix {
+                return "no run records this cell (\(outsideMatrix)); the picture replays its imported definitions"
+            }
+            return "no complete run has run this cell yet; the picture replays its imported definitions"
+        }
+        if recording.sameDefinitions {
+            return "the cell ran last in run \(run.uuid) (\(recording.status)), with the definitions the picture replays"
+        }
+        return "the cell ran last in run \(run.uuid) (\(recording.status)), with older definitions: the picture replays "
+            + "those imported since, so `kbharness show` may print other numbers"
     }
 }

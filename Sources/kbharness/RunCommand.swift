@@ -168,7 +168,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let code: Int32 = try reportingErrors {
-            let database = try store.open(create: true)
+            let database = try FirstUse.openDatabase(store, importing: scenarios)
             defer { database.close() }
             if try database.isEmpty() {
                 try FirstUse.importScenariosIfEmpty(database, from: scenarios)

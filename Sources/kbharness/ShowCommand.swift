@@ -27,7 +27,7 @@ struct ShowCommand: ParsableCommand {
         try reportingErrors {
             let database = try store.open(forReading: true)
             defer { database.close() }
-            let resolved = runReference == "latest" ? try database.latestRun(withCell: cell) : try database.resolveRun(runReference)
+            let resolved = try database.resolveRun(runReference, forCell: cell)
             guard let state = try database.cellState(runID: resolved.id, cell: cell) else {
                 throw HarnessError(.noInput, "cell \(cell) did not run in run \(resolved.uuid)")
             }

@@ -28,7 +28,7 @@ struct StrategyPairOptions: ParsableArguments {
     /// Reads `from` and `to` from run `runReference`, `limit` rows per list. When that is `latest` and the latest
     /// complete run lacks either (or there is none), runs both over every scenario first, without timing.
     func report(store: StoreOptions, from: String, to: String, runReference: String, limit: Int) throws {
-        let database = try store.open(create: true)
+        let database = try FirstUse.openDatabase(store, importing: scenarios)
         defer { database.close() }
         try FirstUse.importScenariosIfEmpty(database, from: scenarios)
         let resolved = try pairRun(database, from: from, to: to, runReference: runReference)
@@ -67,11 +67,30 @@ struct StrategyPairOptions: ParsableArguments {
 
 /// The database's first use: an empty one gets the scenarios directory imported.
 enum FirstUse {
+    /// Opens the database a run writes, creating it; a new one needs `directory` to import, which is checked
+    /// first, so a run from the wrong directory leaves no empty database behind.
+    static func openDatabase(_ store: StoreOptions, importing directory: String) throws -> HarnessStore {
+        if !FileManager.default.fileExists(atPath: store.path) { try requireScenarios(directory, for: store.path) }
+        return try store.open(create: true)
+    }
+
     /// Imports `directory` into `database` when the database holds nothing yet, with a note on standard error.
     static func importScenariosIfEmpty(_ database: HarnessStore, from directory: String) throws {
         guard try database.isEmpty() else { return }
+        try requireScenarios(directory, for: database.path)
         let library = try ScenarioLibrary.load(paths: [directory])
         let summary = try database.importLibrary(library)
         printNote("first use: imported \(directory) into \(database.path) (\(summary.line))")
+    }
+
+    /// Refuses a first use without its scenarios directory: the loader's `Scenarios:1:1: no such file or
+    /// directory` did not say that the default is relative to where kbharness runs, nor how to name another.
+    private static func requireScenarios(_ directory: String, for path: String) throws {
+        guard !FileManager.default.fileExists(atPath: directory) else { return }
+        let state = FileManager.default.fileExists(atPath: path) ? "holds no scenarios yet" : "does not exist yet"
+        let place = directory.hasPrefix("/") ? "" : " (relative to where kbharness runs)"
+        throw HarnessError(.noInput, "nothing to run: \(path) \(state), and \(directory), the directory imported on first use\(place), "
+                           + "does not exist; run kbharness where Scenarios/ is, name the directory with --scenarios PATH, "
+                           + "or run `kbharness import PATH` first")
     }
 }

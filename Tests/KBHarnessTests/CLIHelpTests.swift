@@ -22,6 +22,15 @@ import Testing
         #expect(help.contains("baseline:NAME"))
     }
 
+    @Test func everyCommandThatTakesARunNamesBaselines() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for command in ["accept", "compare", "compare-strategies", "show", "regressions", "report", "upgrade", "baseline set"] {
+            let help = try kbharness(command.split(separator: " ").map(String.init) + ["--help"], in: scratch.path)
+            #expect(help.stdout.contains("baseline:NAME"), "\(command) --help")
+        }
+    }
+
     @Test func regressionsHelpNamesEveryKindTheSchemaAllows() throws {
         // The kinds come from the schema's CHECK constraint, not from the help text.
         let scratch = try Scratch()
@@ -63,6 +72,9 @@ import Testing
 
 /// Commands about one cell find the run that ran it and say which part of a bad key is wrong.
 @Suite struct CellCommandTests {
+    private let seRun = ["run", "--device", "iphone-se-1st-gen", "--samples", "0"]
+    private let plainCell = seCell(plainBottomField)
+
     @Test func showReadsTheNewestRunThatRanTheCell() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -77,6 +89,122 @@ import Testing
         #expect(show.stdout.hasPrefix("\(cell) in run \(uuid.dropLast()):"), "\(show.stdout.prefix(200))")
     }
 
+    @Test func cellCommandsReadTheNewestRunThatRanTheCell() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let portrait = seRun + ["--orientation", "portrait", "--keyboard", "standard"]
+        // The plain cell runs first; the newest run is another scenario's, which hid it from `latest`.
+        for scenario in [plainBottomField, "worked/7.5-scroll-view-field"] {
+            let run = try kbharness(portrait + ["--scenario", scenario], in: scratch.path)
+            #expect(run.status == 0, "\(scenario): \(run.stdout) \(run.stderr)")
+        }
+        let database = scratch.file("kbharness.sqlite")
+        let uuids = try sqlite3(database, "SELECT uuid FROM run WHERE status = 'complete' ORDER BY id").lines
+        try #require(uuids.count == 2)
+        let (ranIt, newest) = (uuids[0], uuids[1])
+
+        let show = try kbharness(["show", plainCell], in: scratch.path)
+        #expect(show.lines.first == "\(plainCell) in run \(ranIt): pass", "\(show.stderr)")
+        let render = try kbharness(["render", plainCell, "-o", "plain.svg"], in: scratch.path)
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.lines == ["wrote plain.svg", "the cell ran last in run \(ranIt) (pass), with the definitions the picture replays"])
+
+        // A misspelt metric is refused with the recorded name it is closest to; nothing changes.
+        let typo = try kbharness(["accept", "--cell", plainCell, "--metric", "gpa"], in: scratch.path)
+        #expect(typo.status == 66)
+        #expect(typo.stderr == "kbharness: error: --metric 'gpa' (did you mean 'gap'?): no cell of run \(ranIt) matching '\(plainCell)' records it; nothing accepted\n")
+        #expect(try sqlite3(database, "SELECT count(*) FROM expected WHERE origin = 'accept'").lines == ["0"])
+
+        // A named run that did not run the cell says which run did.
+        let named = try kbharness(["accept", newest, "--cell", plainCell, "--metric", "gap"], in: scratch.path)
+        #expect(named.status == 66)
+        #expect(named.stderr == "kbharness: error: run \(newest) ran no cell matching '\(plainCell)'; the newest complete run that did is \(ranIt); nothing accepted\n")
+        let nowhere = try kbharness(["accept", "--cell", "no-such/*"], in: scratch.path)
+        #expect(nowhere.status == 66)
+        #expect(nowhere.stderr.hasPrefix("kbharness: error: no complete run ran a cell matching 'no-such/*'"), "\(nowhere.stderr)")
+
+        // `latest`, said or not, is the run that ran the cell: the accepted values come from it.
+        let accept = try kbharness(["accept", "latest", "--cell", plainCell, "--metric", "gap"], in: scratch.path)
+        #expect(accept.status == 0, "\(accept.stderr)")
+        #expect(accept.stdout.hasPrefix("accepted ") && accept.stdout.hasSuffix(" from run \(ranIt)\n"), "\(accept.stdout)")
+        #expect(try sqlite3(database, """
+            SELECT DISTINCT run.uuid FROM expected JOIN run ON run.id = expected.accepted_from_run_id WHERE expected.origin = 'accept'
+            """).lines == [ranIt])
+    }
+
+    @Test func renderSaysWhenTheRunRanOlderDefinitionsOrNone() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        let never = try kbharness(["render", plainCell, "-o", "plain.svg"], in: scratch.path)
+        #expect(never.status == 66)
+        #expect(never.stderr.contains("kbharness.sqlite: no such database (run `kbharness import` or `kbharness run` first)"), "\(never.stderr)")
+        #expect(try kbharness(["import"], in: scratch.path).status == 0)
+        let imported = try kbharness(["render", plainCell, "-o", "plain.svg"], in: scratch.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.lines == ["wrote plain.svg", "no complete run has run this cell yet; the picture replays its imported definitions"])
+        let selection = seRun + ["--scenario", plainBottomField, "--orientation", "portrait", "--keyboard", "standard"]
+        #expect(try kbharness(selection, in: scratch.path).status == 0)
+        let uuid = try #require(try sqlite3(scratch.file("kbharness.sqlite"), "SELECT uuid FROM run").lines.first)
+        // The definition changes after the run (a smaller logo): the picture no longer shows what the run recorded.
+        try scratch.edit("Scenarios/worked/7.1-plain-bottom-field.yaml",
+                         replacing: "centerX: 0, width: 96, height: 96", with: "centerX: 0, width: 96, height: 90")
+        #expect(try kbharness(["import"], in: scratch.path).status == 0)
+        let changed = try kbharness(["render", plainCell, "-o", "plain.svg"], in: scratch.path)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.lines == ["wrote plain.svg", "the cell ran last in run \(uuid) (pass), with older definitions: "
+                                  + "the picture replays those imported since, so `kbharness show` may print other numbers"])
+    }
+
+    @Test(arguments: [
+        ("worked/7.1-plain-botom-field|iphone-se-1st-gen|portrait|standard|iq",
+         "there is no scenario 'worked/7.1-plain-botom-field'; did you mean 'worked/7.1-plain-bottom-field'? (`kbharness scenarios` lists them)"),
+        ("worked/7.1-plain-bottom-field|iphone-se|portrait|standard|iq",
+         "there is no device 'iphone-se'; did you mean iphone-se-1st-gen, iphone-se-2nd-3rd-gen, iphone-se-2nd-3rd-gen@ios26? (`kbharness devices` lists them)"),
+        ("worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|ourz",
+         "there is no strategy 'ourz'; did you mean 'ours'? (known: \(StrategyCatalog.keys.joined(separator: ", ")))"),
+        ("worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|standard|iq@8",
+         "its strategy iq@8 is recorded as iq: use iq in the key"),
+        ("login/navigation-notched|iphone-se-1st-gen|portrait|standard|iq",
+         "login/navigation-notched does not run on iphone-se-1st-gen: its matrix leaves that device out"),
+        ("worked/7.1-plain-bottom-field|iphone-se-1st-gen|portrait|floating|iq",
+         "worked/7.1-plain-bottom-field on iphone-se-1st-gen in portrait has no floating keyboard (it runs with: standard, predictive, emoji, numberPad, hardware)"),
+    ])
+    func aCellOutsideTheLibrarySaysWhichPartIsWrong(_ cell: String, _ problem: String) throws {
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
+        #expect(library.problem(with: try #require(CellKey(cell))) == problem)
+    }
+
+    @Test func aCellNoRunHasGetsTheSameMessageFromEveryCommand() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.copyScenarios()
+        #expect(try kbharness(seRun + ["--scenario", plainBottomField], in: scratch.path).status == 0)
+        let typo = "worked/7.1-plain-botom-field|iphone-se-1st-gen|portrait|standard|iq"
+        let problem = "there is no scenario 'worked/7.1-plain-botom-field'; did you mean 'worked/7.1-plain-bottom-field'? (`kbharness scenarios` lists them)"
+        for command in [["show", typo], ["history", typo], ["accept", "--cell", typo]] {
+            let result = try kbharness(command, in: scratch.path)
+            #expect(result.status == 66)
+            #expect(result.stderr == "kbharness: error: cell \(typo) never ran in a complete run: \(problem)\n", "\(command)")
+        }
+        let render = try kbharness(["render", typo, "-o", "cell.svg"], in: scratch.path)
+        #expect(render.status == 66)
+        #expect(render.stderr == "kbharness: error: no such cell \(typo): \(problem)\n")
+        // A cell of the library that no run selected yet: the run that records it.
+        let other = seCell(plainBottomField).replacingOccurrences(of: "|iq", with: "|tp")
+        let show = try kbharness(["show", other], in: scratch.path)
+        #expect(show.status == 66)
+        #expect(show.stderr == "kbharness: error: cell \(other) never ran in a complete run; "
+                + "`kbharness run --scenario '\(plainBottomField)' --device iphone-se-1st-gen --strategy tp` runs it\n")
+        // A cell outside its scenario's matrix is drawn all the same, saying that no run records it.
+        let notched = "login/navigation-notched|iphone-se-1st-gen|portrait|standard|iq"
+        let drawn = try kbharness(["render", notched, "-o", "notched.svg"], in: scratch.path)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        #expect(drawn.lines == ["wrote notched.svg", "no run records this cell (login/navigation-notched does not run on "
+                                + "iphone-se-1st-gen: its matrix leaves that device out); the picture replays its imported definitions"])
+    }
+
     @Test(arguments: [
         ("a|b", "it has 2 parts separated by |, a cell key has 5"),
         ("w|iphone-8|portait|standard|iq", "its orientation (part 3) is 'portait', not portrait or landscape"),
@@ -86,8 +214,8 @@ import Testing
     func aBadCellKeyNamesItsBadPart(_ key: String, _ message: String) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        for command in ["show", "history"] {
-            let result = try kbharness([command, key], in: scratch.path)
+        for command in [["show"], ["history"], ["render", "-o", "cell.svg"]] {
+            let result = try kbharness(command + [key], in: scratch.path)
             #expect(result.status == 64)
             #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
         }

@@ -27,6 +27,12 @@ extension HarnessStore {
         try statement.bind(arguments)
         let rows = try statement.mapRows { ($0.int64(0), $0.text(1) ?? "") }
         guard let first = rows.first else {
+            if reference.hasPrefix("baseline:") {
+                let name = String(reference.dropFirst("baseline:".count))
+                let names = try database.prepare("SELECT name FROM baseline ORDER BY name").mapRows { $0.text(0) ?? "" }
+                throw HarnessError(.noInput, "there is no baseline '\(name.echoed)'\(Spelling.didYouMean(name, names)) "
+                                   + (names.isEmpty ? "(`kbharness baseline set NAME` names a run)" : "(`kbharness baseline list` lists them)"))
+            }
             throw HarnessError(.noInput, "no run matches '\(reference)' (see `kbharness runs`)")
         }
         if rows.count > 1 {
@@ -57,13 +63,14 @@ extension HarnessStore {
         }
     }
 
-    /// Up to `limit` metric names the cells of run `runID` matching `cellGlob` record, sorted.
-    public func metricNames(runID: Int64, cellGlob: String, limit: Int = 12) throws -> [String] {
+    /// Up to `limit` (nil: every one) metric names the cells of run `runID` matching `cellGlob` record, sorted.
+    public func metricNames(runID: Int64, cellGlob: String, limit: Int? = 12) throws -> [String] {
         let statement = try database.prepare("""
             SELECT DISTINCT m.key FROM result r, json_each(r.state) AS s, json_each(s.value, '$.metrics') AS m
             WHERE r.run_id = ? AND r.cell GLOB ? ORDER BY m.key LIMIT ?
             """)
-        try statement.bind([.integer(runID), .text(cellGlob), .integer(Int64(limit))])
+        // A negative LIMIT is no limit in SQLite.
+        try statement.bind([.integer(runID), .text(cellGlob), .integer(Int64(limit ?? -1))])
         return try statement.mapRows { $0.text(0) ?? "" }
     }
 
@@ -136,6 +143,20 @@ extension HarnessStore {
         let statement = try database.prepare("SELECT status, message, state FROM result WHERE run_id = ? AND cell = ?")
         try statement.bind([.integer(runID), .text(cell)])
         return try statement.mapRows { ($0.text(0) ?? "", $0.text(1), $0.text(2) ?? "[]") }.first
+    }
+
+    /// How run `runID` recorded `cell` (its status) and whether it ran the scenario and device definitions the
+    /// database holds now, which `render` replays; nil when the cell did not run then.
+    public func cellRecording(runID: Int64, cell: String) throws -> (status: String, sameDefinitions: Bool)? {
+        let statement = try database.prepare("""
+            SELECT r.status, ifnull(r.scenario_hash = s.definition_hash AND r.device_hash = d.definition_hash, 0)
+            FROM result r
+            LEFT JOIN scenario s ON s.id = r.scenario_id
+            LEFT JOIN device d ON d.id = r.device_id
+            WHERE r.run_id = ? AND r.cell = ?
+            """)
+        try statement.bind([.integer(runID), .text(cell)])
+        return try statement.mapRows { ($0.text(0) ?? "", $0.int64(1) != 0) }.first
     }
 
     /// `kbharness show CELL`: every step's numbers as rows (step, action, metric, value).
@@ -257,18 +278,58 @@ extension HarnessStore {
         return TextTable(header: ["baseline", "run", "started", "passed", "set", "note"], rows: rows)
     }
 
-    /// The newest complete run that ran `cell`, for commands about one cell: a later run of other cells (a
-    /// `--scenario` subset, another strategy) does not hide it.
-    public func latestRun(withCell cell: String) throws -> (id: Int64, uuid: String) {
+    /// The run a command about one cell reads (`show`, `render`): for `latest`, the newest complete run that
+    /// ran `cell`, since the newest run overall may be a `--scenario` subset or another strategy that left
+    /// it out; any other reference as `resolveRun` reads it.
+    public func resolveRun(_ reference: String, forCell cell: String) throws -> (id: Int64, uuid: String) {
+        guard reference == "latest" else { return try resolveRun(reference) }
+        guard let run = try latestRun(withCell: cell) else {
+            throw HarnessError(.noInput, neverRanMessage(cell: cell))
+        }
+        return run
+    }
+
+    /// The run `accept` reads: for `latest`, the newest complete run that ran a cell matching `cellGlob`;
+    /// any other reference as `resolveRun` reads it.
+    public func resolveRun(_ reference: String, forCellsMatching cellGlob: String) throws -> (id: Int64, uuid: String) {
+        guard reference == "latest" else { return try resolveRun(reference) }
+        guard let run = try latestRun(withCellMatching: cellGlob) else {
+            // A glob without wildcards is one cell key: say what is wrong with it, as `show` does.
+            if !cellGlob.contains(where: { "*?[".contains($0) }) && CellKey(cellGlob) != nil {
+                throw HarnessError(.noInput, neverRanMessage(cell: cellGlob))
+            }
+            throw HarnessError(.noInput, "no complete run ran a cell matching '\(cellGlob)' (`kbharness runs` lists the runs, `kbharness scenarios` the scenarios)")
+        }
+        return run
+    }
+
+    /// Whether run `runID` ran a cell matching `cellGlob`.
+    public func ranCell(matching cellGlob: String, runID: Int64) throws -> Bool {
+        let statement = try database.prepare("SELECT EXISTS (SELECT 1 FROM result WHERE run_id = ? AND cell GLOB ?)")
+        try statement.bind([.integer(runID), .text(cellGlob)])
+        return try statement.mapRows { $0.int64(0) != 0 }.first ?? false
+    }
+
+    /// The newest complete run that ran `cell`, or nil when none did.
+    public func latestRun(withCell cell: String) throws -> (id: Int64, uuid: String)? {
         let statement = try database.prepare("""
             SELECT run.id, run.uuid FROM result JOIN run ON run.id = result.run_id
             WHERE result.cell = ? AND run.status = 'complete'
             ORDER BY run.id DESC LIMIT 1
             """)
         try statement.bind([.text(cell)])
-        guard let row = try statement.mapRows({ ($0.int64(0), $0.text(1) ?? "") }).first else {
-            throw HarnessError(.noInput, "cell \(cell) never ran in a complete run (see `kbharness scenarios` and `kbharness devices`)")
-        }
-        return row
+        return try statement.mapRows { ($0.int64(0), $0.text(1) ?? "") }.first
+    }
+
+    /// The newest complete run that ran a cell matching `cellGlob`, or nil when none did.
+    public func latestRun(withCellMatching cellGlob: String) throws -> (id: Int64, uuid: String)? {
+        let statement = try database.prepare("""
+            SELECT run.id, run.uuid FROM run
+            WHERE run.status = 'complete'
+              AND EXISTS (SELECT 1 FROM result WHERE result.run_id = run.id AND result.cell GLOB ?)
+            ORDER BY run.id DESC LIMIT 1
+            """)
+        try statement.bind([.text(cellGlob)])
+        return try statement.mapRows { ($0.int64(0), $0.text(1) ?? "") }.first
     }
 }

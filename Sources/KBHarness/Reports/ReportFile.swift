@@ -28,8 +28,8 @@ public enum ReportFile {
             try writeAll(text, to: descriptor, path: path)
             return
         }
-        let directory = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
+        let directory = PathText.directory(of: target)
+        let name = PathText.name(of: target)
         var template = Array(((directory.isEmpty ? "" : directory + "/") + ".\(name).kbharness-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw HarnessError(.cannotCreate, "\(path): \(String(cString: strerror(errno)))") }
@@ -68,7 +68,7 @@ public enum ReportFile {
             let count = readlink(current, &buffer, buffer.count - 1)
             guard count >= 0 else { throw HarnessError(.cannotCreate, "\(path): \(String(cString: strerror(errno)))") }
             let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let directory = (current as NSString).deletingLastPathComponent
+            let directory = PathText.directory(of: current)
             current = link.hasPrefix("/") || directory.isEmpty ? link : directory + "/" + link
         }
         throw HarnessError(.cannotCreate, "\(path): too many levels of symbolic links")

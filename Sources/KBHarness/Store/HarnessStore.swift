@@ -54,9 +54,13 @@ public final class HarnessStore {
                 throw HarnessError(.data, "\(path): an SQLite database without the kbharness application id (user_version \(header.userVersion)); refusing to touch it")
             }
         } else {
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
+            let directory = PathText.directory(of: path)
+            var isDirectory: ObjCBool = false
+            if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
                 throw HarnessError(.cannotCreate, "\(path): directory \(directory) does not exist")
+            }
+            if !directory.isEmpty && !isDirectory.boolValue {
+                throw HarnessError(.cannotCreate, "\(path): \(directory) is not a directory")
             }
         }
         if exists {
@@ -150,7 +154,7 @@ public final class HarnessStore {
     public static func needsReadOnlyOpen(_ path: String) -> Bool {
         guard FileManager.default.fileExists(atPath: path) else { return false }
         if access(path, W_OK) != 0 { return true }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         let logsExist = access(path + "-wal", W_OK) == 0 && access(path + "-shm", W_OK) == 0
         return !logsExist && access(directory.isEmpty ? "." : directory, W_OK) != 0
     }
