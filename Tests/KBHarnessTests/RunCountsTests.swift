@@ -152,6 +152,11 @@ import KBSQLite
         #expect(testcases.count == counts.cells)
         #expect(testcases.filter { $0.children.contains { $0.name == "failure" } }.count == failures)
         #expect(testcases.filter { $0.children.contains { $0.name == "error" } }.count == counts.errors)
+        // The sign-up form fails only its reference: that is the failure's type, not an expected value's.
+        let signUp = try #require(junit.children.first { $0.attributes["name"] == "forms/signup-scroll" }?.children.first {
+            $0.attributes["name"] == "iphone-se-1st-gen/portrait/standard/iq"
+        })
+        #expect(signUp.children.first { $0.name == "failure" }?.attributes["type"] == "ReferenceMismatch")
 
         // HTML: the counts at the top, and the closing line's words.
         let html = try HTMLReport.build(store: store, runID: runID).index

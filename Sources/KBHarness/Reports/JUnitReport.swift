@@ -17,7 +17,7 @@ import Foundation
 /// - A testcase fails (one `<failure>`, Jenkins keeps only one) when its cell failed, or when it passed
 ///   but has a regression that fails the run (`state_changed`, a gated `timing`), so the file is red
 ///   exactly when the exit code is non-zero. Its type is `InvariantFailure` when an invariant failed,
-///   else `ExpectedMismatch`, else `StateChanged` / `TimingRegression` / `Regression`.
+///   else `ExpectedMismatch` (an expected value), else `ReferenceMismatch` (only the reference), else `StateChanged` / `TimingRegression` / `Regression`.
 /// - An error cell gets `<error type="EngineError">`.
 /// - A passing cell that hit a declared known issue passes, with a `<system-out>` line naming it.
 /// - A testcase's `time` is its cell's wall time in the correctness phase, every attempt included (not
@@ -149,7 +149,8 @@ enum TestcaseVerdict {
         case .error:
             self = .error(message: outcome.message ?? "the cell could not run", body: body)
         case .fail:
-            let type = outcome.failedInvariants > 0 ? "InvariantFailure" : "ExpectedMismatch"
+            let type = outcome.failedInvariants > 0 ? "InvariantFailure"
+                : outcome.mismatches.isEmpty && !outcome.referenceMismatches.isEmpty ? "ReferenceMismatch" : "ExpectedMismatch"
             self = .failure(type: type, message: CellDiagnostics.message(outcome, regressions: failing), body: body)
         case .pass, .new:
             guard let first = failing.first else { self = .pass; return }
