@@ -25,8 +25,9 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Argument(help: ArgumentHelp("Files or directories to import.", valueName: "path"))
-    var paths: [String] = ["Scenarios"]
+    @Argument(help: ArgumentHelp("Files or directories to import (default: the scenarios folder of the nearest kbharness.yaml, else Scenarios).",
+                                 valueName: "path"))
+    var named: [String] = []
 
     @Flag(help: "Validate and report what would change, without writing anything.")
     var dryRun = false
@@ -37,11 +38,13 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            let paths = named.isEmpty ? [try ProjectContext.scenarios()] : named
             // The default is relative to where kbharness runs: from elsewhere the loader's `Scenarios:1:1: no
             // such file or directory` read like a broken file.
-            if paths == ["Scenarios"] && !FileManager.default.fileExists(atPath: "Scenarios") {
-                throw HarnessError(.noInput, "there is no Scenarios directory here to import (the default, relative to where kbharness runs): "
-                                   + "name the files or directories to import, e.g. `kbharness import path/to/Scenarios`")
+            if named.isEmpty && !FileManager.default.fileExists(atPath: paths[0]) {
+                throw HarnessError(.noInput, "there is no \(paths[0]) directory to import (the default, relative to where kbharness runs): "
+                                   + "name the files or directories to import, e.g. `kbharness import path/to/Scenarios`, "
+                                   + "or run `kbharness init` to start a project")
             }
             // A new database is created only once its files load: a failed first import left an empty one behind.
             let isNew = !FileManager.default.fileExists(atPath: store.path)

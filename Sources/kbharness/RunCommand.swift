@@ -52,8 +52,9 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: ArgumentHelp("Devices: all, or comma-separated device keys.", valueName: "all|key,…"))
-    var device = "all"
+    @Option(help: ArgumentHelp("Devices: all, or comma-separated device keys. Default: the nearest kbharness.yaml's devices, else all.",
+                               valueName: "all|key,…"))
+    var device: String?
 
     @Option(help: ArgumentHelp("Only scenarios whose key matches this glob.", valueName: "glob"))
     var scenario: String?
@@ -70,7 +71,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Strategies: iq (IQKeyboardManager 8.x; also iq@8), an earlier IQ line (iq@3, iq@4.0.4, iq@4, iq@5, iq@6.5.11, iq@6, iq@7.1, iq@7; 'iq@*' selects them all), tp (TPKeyboardAvoiding), guide (UIKeyboardLayoutGuide), ours (kbharness recommended), or all. Default: iq, the gate; all runs the comparison.",
                                valueName: "key,…"))
-    var strategy = "iq"
+    var strategy: String?
 
     @Option(help: "Timing samples per cell after warm-up; 0 skips timing.")
     var samples = 11
@@ -97,8 +98,13 @@ struct RunCommand: ParsableCommand {
                                valueName: "n"))
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: ArgumentHelp("Scenarios directory imported on first use.", valueName: "path"))
-    var scenarios = "Scenarios"
+    @Option(name: .customLong("scenarios"),
+            help: ArgumentHelp("Scenarios directory imported on first use (default: the nearest kbharness.yaml's, else Scenarios).",
+                               valueName: "path"))
+    var scenariosOption: String?
+
+    /// The scenarios folder: `--scenarios`, the project's, or `Scenarios`.
+    var scenarios: String { get throws { try scenariosOption ?? ProjectContext.scenarios() } }
 
     @Option(help: ArgumentHelp("Colour verdicts: auto (a terminal without NO_COLOR), always or never.", valueName: "when"))
     var color = "auto"
@@ -141,6 +147,10 @@ struct RunCommand: ParsableCommand {
         }
         let tags = try tag.flatMap { try OptionList.items($0, option: "--tag") ?? [] }
         // `all`, names, aliases (`iq@8`) and globs (`iq@*`), in matrix order; an unknown name stays for the message.
+        // What the options leave open, the project file says; then run's own defaults.
+        let project = try ProjectContext.current()
+        let strategy = self.strategy ?? project?.strategies?.joined(separator: ",") ?? "iq"
+        let device = self.device ?? project?.devices?.joined(separator: ",") ?? "all"
         let strategyNames = try OptionList.items(strategy, option: "--strategy")
         let strategies = strategy.trimmingCharacters(in: .whitespaces) == "all" ? StrategyCatalog.keys
             : strategyNames.map { names in
@@ -168,18 +178,19 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let code: Int32 = try reportingErrors {
+            let scenarios = try self.scenarios
             let database = try FirstUse.openDatabase(store, importing: scenarios)
             defer { database.close() }
             if try database.isEmpty() {
                 try FirstUse.importScenariosIfEmpty(database, from: scenarios)
-            } else if let stale = try staleDefinitions(database) {
+            } else if let stale = try staleDefinitions(database, scenarios: scenarios) {
                 printNote(stale)
             }
             var options = RunOptions()
             options.timingSamples = samples
             options.failOnTiming = failKinds.contains("timing")
             options.failOnFlaky = failKinds.contains("flaky")
-            options.record = record ?? RecordMode.defaultMode()
+            options.record = try record ?? RecordMode.defaultMode(project: ProjectContext.current()?.record)
             options.retries = retries
             options.jobs = jobs
             options.retainOutcomes = outputs.needsEveryOutcome
@@ -195,7 +206,7 @@ struct RunCommand: ParsableCommand {
     }
 
     /// A note when the scenarios directory holds definitions the database does not have yet.
-    func staleDefinitions(_ database: HarnessStore) throws -> String? {
+    func staleDefinitions(_ database: HarnessStore, scenarios: String) throws -> String? {
         guard FileManager.default.fileExists(atPath: scenarios),
               let files = try? ScenarioLibrary.load(paths: [scenarios], checkLayouts: false) else { return nil }
         let stored = try database.loadLibrary().library

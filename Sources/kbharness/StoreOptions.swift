@@ -4,14 +4,19 @@ import KBHarness
 
 /// `--db`, shared by every command that opens the database.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The database file (default: $KBHARNESS_DB, else ./kbharness.sqlite).",
-                                            valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The database file (default: $KBHARNESS_DB, else the `database` of the nearest kbharness.yaml, else ./kbharness.sqlite).",
+        valueName: "path"))
     var db: String?
 
-    /// The resolved database path.
-    var path: String { HarnessStore.resolvePath(db) }
+    /// The resolved database path: `--db`, `$KBHARNESS_DB`, the project file's, or `./kbharness.sqlite`.
+    var path: String {
+        HarnessStore.resolvePath(db, project: (try? ProjectFile.find(from: FileManager.default.currentDirectoryPath)) ?? nil)
+    }
 
     func validate() throws {
+        // A project file that is there but wrong stops every command, naming its line and field.
+        _ = try ProjectContext.current()
         // An empty --db used to fall back to the default file, and :memory: kept everything in memory.
         if let db, db.isEmpty || db == ":memory:" {
             throw ValidationError("--db '\(db)' names no database file; give a path (SQLite would keep it in memory and save nothing)")

@@ -17,8 +17,13 @@ struct StrategyPairOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Devices when the strategies have to be run: all, or comma-separated keys.", valueName: "all|key,…"))
     var device = "all"
 
-    @Option(help: ArgumentHelp("Scenarios directory imported on first use.", valueName: "path"))
-    var scenarios = "Scenarios"
+    @Option(name: .customLong("scenarios"),
+            help: ArgumentHelp("Scenarios directory imported on first use (default: the nearest kbharness.yaml's, else Scenarios).",
+                               valueName: "path"))
+    var scenariosOption: String?
+
+    /// The scenarios folder: `--scenarios`, the project's, or `Scenarios`.
+    var scenarios: String { get throws { try scenariosOption ?? ProjectContext.scenarios() } }
 
     func validate() throws {
         guard (0...1_000).contains(pictures) else { throw ValidationError("--pictures must be between 0 and 1000") }
@@ -28,6 +33,7 @@ struct StrategyPairOptions: ParsableArguments {
     /// Reads `from` and `to` from run `runReference`, `limit` rows per list. When that is `latest` and the latest
     /// complete run lacks either (or there is none), runs both over every scenario first, without timing.
     func report(store: StoreOptions, from: String, to: String, runReference: String, limit: Int) throws {
+        let scenarios = try self.scenarios
         let database = try FirstUse.openDatabase(store, importing: scenarios)
         defer { database.close() }
         try FirstUse.importScenariosIfEmpty(database, from: scenarios)
@@ -69,9 +75,23 @@ struct StrategyPairOptions: ParsableArguments {
 enum FirstUse {
     /// Opens the database a run writes, creating it; a new one needs `directory` to import, which is checked
     /// first, so a run from the wrong directory leaves no empty database behind.
+    ///
+    /// A new database is created only once the scenarios load, and removed again when their import fails:
+    /// a first use with broken files leaves nothing behind.
     static func openDatabase(_ store: StoreOptions, importing directory: String) throws -> HarnessStore {
-        if !FileManager.default.fileExists(atPath: store.path) { try requireScenarios(directory, for: store.path) }
-        return try store.open(create: true)
+        guard !FileManager.default.fileExists(atPath: store.path) else { return try store.open(create: true) }
+        try requireScenarios(directory, for: store.path)
+        let library = try ScenarioLibrary.load(paths: [directory])
+        let database = try store.open(create: true)
+        do {
+            let summary = try database.importLibrary(library)
+            printNote("first use: imported \(directory) into \(database.path) (\(summary.line))")
+            return database
+        } catch {
+            database.close()
+            for suffix in ["", "-wal", "-shm", "-journal", ".run-lock"] { unlink(store.path + suffix) }
+            throw error
+        }
     }
 
     /// Imports `directory` into `database` when the database holds nothing yet, with a note on standard error.
@@ -90,7 +110,6 @@ enum FirstUse {
         let state = FileManager.default.fileExists(atPath: path) ? "holds no scenarios yet" : "does not exist yet"
         let place = directory.hasPrefix("/") ? "" : " (relative to where kbharness runs)"
         throw HarnessError(.noInput, "nothing to run: \(path) \(state), and \(directory), the directory imported on first use\(place), "
-                           + "does not exist; run kbharness where Scenarios/ is, name the directory with --scenarios PATH, "
-                           + "or run `kbharness import PATH` first")
+                           + "does not exist; " + ProjectContext.noScenariosHint(directory))
     }
 }

@@ -13,9 +13,11 @@ public enum RecordMode: String, CaseIterable, Sendable {
     /// Re-record every cell's reference; mismatches are still reported as failing.
     case all
 
-    /// `never` when the `CI` environment variable is set, else `missing`.
-    public static func defaultMode(environment: [String: String] = ProcessInfo.processInfo.environment) -> RecordMode {
-        environment["CI"].map { !$0.isEmpty } == true ? .never : .missing
+    /// `never` when the `CI` environment variable is set (whatever a project file says, so a retried CI job
+    /// cannot pass by recording), else the project file's mode, else `missing`.
+    public static func defaultMode(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                   project: RecordMode? = nil) -> RecordMode {
+        environment["CI"].map { !$0.isEmpty } == true ? .never : project ?? .missing
     }
 }
 

@@ -51,6 +51,9 @@ public struct ScenarioLibrary: Sendable {
 
     /// The strategies known when nothing else is said.
     public static let defaultStrategies = StrategyCatalog.keys
+    /// The folder beside a project's scenario files that holds their reference snapshots; never read as scenarios.
+    public static let referencesFolder = "__references__"
+
     /// File name extensions read from directories.
     public static let fileExtensions = ["yaml", "yml", "json", "storyboard", "xib"]
 
@@ -213,7 +216,8 @@ public struct ScenarioLibrary: Sendable {
     /// scenario extension, a name that is not UTF-8, a link to a directory) is bad data (65). Links to
     /// directories inside the tree are never followed, so a link cannot walk the import out of it (into
     /// `/usr` or `/proc`); links to files are read when their target is a regular file. Hidden entries
-    /// (`.git`) are skipped, as are files of other extensions.
+    /// (`.git`) are skipped, as are files of other extensions, the project file (`kbharness.yaml`) and
+    /// `__references__` folders.
     static func discover(_ path: String) -> (files: [String], errors: [ScenarioFileError]) {
         var files: [String] = []
         var errors: [ScenarioFileError] = []
@@ -272,7 +276,9 @@ public struct ScenarioLibrary: Sendable {
                 }
                 entries.append(name)
             }
-            for entry in entries.sorted() {
+            // A project's own files live beside its scenarios: its project file and the reference snapshots
+            // kept in `__references__` folders are not scenarios.
+            for entry in entries.sorted() where entry != ProjectFile.fileName && entry != ScenarioLibrary.referencesFolder {
                 let child = (directory as NSString).appendingPathComponent(entry)
                 var info = stat()
                 guard lstat(child, &info) == 0 else {

@@ -15,11 +15,12 @@ public final class HarnessStore {
     /// Migrations this open applied (empty when the schema was already current).
     public let appliedMigrations: [Migration]
 
-    /// The database path from `--db`, then `KBHARNESS_DB`, then `./kbharness.sqlite`.
-    public static func resolvePath(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    /// The database path from `--db`, then `KBHARNESS_DB`, then the project file's `database`, then `./kbharness.sqlite`.
+    public static func resolvePath(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                                   project: ProjectFile? = nil) -> String {
         if let option, !option.isEmpty { return option }
         if let variable = environment["KBHARNESS_DB"], !variable.isEmpty { return variable }
-        return defaultPath
+        return project?.databasePath ?? defaultPath
     }
 
     /// Opens (and with `create`, creates) the database, migrating it to the current schema.
