@@ -32,6 +32,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Validate and report what would change, without writing anything.")
     var dryRun = false
 
+    @Flag(help: "Also remove the stored scenarios whose file under an imported folder is gone (past results stay readable).")
+    var prune = false
+
     @Option(help: ArgumentHelp("How storyboard and XIB scenes are walked: next (focus the first input, Next through "
                                + "the rest, Done) or focus-each.", valueName: "plan"))
     var steps: IBStepPlan = .next
@@ -61,10 +64,31 @@ struct ImportCommand: ParsableCommand {
                 print(report.summary)
                 for line in report.details { printNote("  \(line)") }
             }
+            // What the folders no longer define, found before the import so an import that fails removes nothing.
+            var gone: [LibraryDrift.Gone] = []
+            for path in paths where Self.isDirectory(path) { gone += try database.drift(of: library, folder: path).gone }
             let summary = try database.importLibrary(library, dryRun: dryRun)
             print((dryRun ? "dry run, nothing written: " : "imported: ") + summary.line)
+            if !gone.isEmpty {
+                let names = FolderSync.list(gone.map { "\($0.key) (\($0.file))" })
+                if prune && !dryRun {
+                    try database.removeScenarios(gone.map(\.key))
+                    print("removed \(gone.count) scenario\(gone.count == 1 ? "" : "s") whose file is gone: \(names)")
+                } else {
+                    printNote("\(gone.count) stored scenario\(gone.count == 1 ? "'s file is" : "s' files are") gone: \(names); "
+                              + (prune ? "--dry-run removes nothing" : "`kbharness import --prune` removes \(gone.count == 1 ? "it" : "them")"))
+                }
+            }
             for warning in library.ambiguityWarnings() { printNote("warning: \(warning)") }
         }
+    }
+}
+
+extension ImportCommand {
+    /// Whether `path` is a directory (only a folder's import can tell that a scenario is gone).
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }
 

@@ -106,6 +106,9 @@ struct RunCommand: ParsableCommand {
     /// The scenarios folder: `--scenarios`, the project's, or `Scenarios`.
     var scenarios: String { get throws { try scenariosOption ?? ProjectContext.scenarios() } }
 
+    @Flag(help: "Refuse to run (exit 65, listing them) when scenario files differ from the database, instead of importing them first.")
+    var frozen = false
+
     @Option(help: ArgumentHelp("Colour verdicts: auto (a terminal without NO_COLOR), always or never.", valueName: "when"))
     var color = "auto"
 
@@ -183,8 +186,8 @@ struct RunCommand: ParsableCommand {
             defer { database.close() }
             if try database.isEmpty() {
                 try FirstUse.importScenariosIfEmpty(database, from: scenarios)
-            } else if let stale = try staleDefinitions(database, scenarios: scenarios) {
-                printNote(stale)
+            } else {
+                try FolderSync.bringUpToDate(database, folder: scenarios, frozen: frozen)
             }
             var options = RunOptions()
             options.timingSamples = samples
@@ -203,18 +206,6 @@ struct RunCommand: ParsableCommand {
             return report.exitCode
         }
         if code != 0 { throw ExitCode(code) }
-    }
-
-    /// A note when the scenarios directory holds definitions the database does not have yet.
-    func staleDefinitions(_ database: HarnessStore, scenarios: String) throws -> String? {
-        guard FileManager.default.fileExists(atPath: scenarios),
-              let files = try? ScenarioLibrary.load(paths: [scenarios], checkLayouts: false) else { return nil }
-        let stored = try database.loadLibrary().library
-        let changed = files.scenarios.filter { stored.scenario($0.key)?.definitionHash != $0.definitionHash }.count
-            + files.devices.filter { stored.device($0.key)?.definitionHash != $0.definitionHash }.count
-        guard changed > 0 else { return nil }
-        let noun = changed == 1 ? "definition in \(scenarios) differs" : "definitions in \(scenarios) differ"
-        return "\(changed) \(noun) from the database; run `kbharness import` to use \(changed == 1 ? "it" : "them")"
     }
 }
 

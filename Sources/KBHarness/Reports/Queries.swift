@@ -187,7 +187,7 @@ extension HarnessStore {
             SELECT s.key, s.container, ifnull((SELECT group_concat(tag, ',') FROM scenario_tag t WHERE t.scenario_id = s.id), ''),
                    (SELECT count(*) FROM expected e WHERE e.scenario_id = s.id AND e.superseded_at IS NULL),
                    s.title, s.source_file || ':' || s.source_line
-            FROM scenario s ORDER BY s.key
+            FROM scenario s WHERE s.removed_at IS NULL ORDER BY s.key
             """)
         let rows = try statement.mapRows { row in (0..<6).map { row.text(Int32($0)) ?? "" } }
         return TextTable(header: ["scenario", "container", "tags", "expected", "title", "source"], rows: rows)

@@ -68,7 +68,7 @@ extension HarnessStore {
 
     /// Whether the database holds no scenario yet (first use).
     public func isEmpty() throws -> Bool {
-        (try database.scalarInt("SELECT count(*) FROM scenario") ?? 0) == 0
+        (try database.scalarInt("SELECT count(*) FROM scenario WHERE removed_at IS NULL") ?? 0) == 0
     }
 
     /// Retires the current expected row of one exact scope; binds (now, scenario, device, orientation,
@@ -176,6 +176,13 @@ extension HarnessStore {
         let definition = scenario.canonicalJSON
         let hash = DefinitionHash.fnv1a64(definition)
         let id: Int64
+        // A removed scenario imported again comes back through the update below, which re-reads its file's
+        // expected values (its old ones were superseded when it was removed).
+        let restore = try database.prepare("""
+            UPDATE scenario SET removed_at = NULL, definition_hash = '' WHERE key = ? AND removed_at IS NOT NULL
+            """)
+        try restore.bind(1, scenario.key)
+        try restore.execute()
         if let current = try existing("scenario", key: scenario.key, definition: definition) {
             if current.hash == hash {
                 summary.scenariosUnchanged += 1

@@ -60,7 +60,7 @@ extension HarnessStore {
                 deviceIDs[key] = row.int64(0)
             }
             let scenarioRows = try database.prepare(
-                "SELECT id, key, definition, source_file, source_line, definition_hash FROM scenario ORDER BY key")
+                "SELECT id, key, definition, source_file, source_line, definition_hash FROM scenario WHERE removed_at IS NULL ORDER BY key")
             let stored = try scenarioRows.mapRows { row in
                 (id: row.int64(0), key: row.text(1) ?? "", definition: row.text(2) ?? "{}",
                  source: SourceLocation(file: row.text(3) ?? path, line: row.boundedInt(4), column: 1), hash: row.text(5) ?? "")
