@@ -83,6 +83,14 @@ struct AcceptCommand: ParsableCommand {
                                    + "and each cell's reference snapshot is already its state in this run")
             }
             print("accepted \(count.values) value\(count.values == 1 ? "" : "s") and \(count.references) reference snapshot\(count.references == 1 ? "" : "s") from run \(resolved.uuid)")
+            // In a project the references live in files beside the scenarios: the accepted states go there too.
+            if let project = try ProjectContext.current(), count.references > 0 {
+                let files = try database.writeReferenceFiles(runID: resolved.id, folder: project.scenariosPath, recordedOnly: false,
+                                                             cellGlob: cell)
+                if !files.isEmpty {
+                    print("wrote \(files.count) reference file\(files.count == 1 ? "" : "s"): \(FolderSync.list(files)); review and commit them")
+                }
+            }
         }
     }
 }

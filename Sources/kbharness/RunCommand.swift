@@ -198,9 +198,17 @@ struct RunCommand: ParsableCommand {
             options.jobs = jobs
             options.retainOutcomes = outputs.needsEveryOutcome
             options.attachToTerminal()
+            // In a project, the references of its scenarios live in files beside them, in git.
+            if let project = try ProjectContext.current(), project.scenariosPath == scenarios {
+                options.referenceFiles = ReferenceFiles(folder: scenarios)
+            }
             let selection = try selection()
             let report = try MatrixRunner.run(store: database, selection: selection, options: options,
                                               metadata: RunEnvironment.metadata(selection: selection))
+            if !report.referenceFilesWritten.isEmpty {
+                printNote("wrote \(report.referenceFilesWritten.count) reference file\(report.referenceFilesWritten.count == 1 ? "" : "s") "
+                          + "(\(FolderSync.list(report.referenceFilesWritten))): review and commit them")
+            }
             if outputs.format == .text { RunSummaryPrinter.print(report, palette: Palette(mode: color)) }
             try outputs.write(report)
             return report.exitCode

@@ -156,43 +156,47 @@ public struct CellOutcome: Sendable {
 
     /// The per-step state as stored in `result.state`: a JSON array, one object per step.
     public var stateJSON: String {
+        // Canonical JSON, keys sorted at every level: the text a reference file holds one step per line, so a
+        // state read back from git hashes as the run's own does.
         var json = JSONText()
         json.array(steps) { json, step in
             json.object { json in
                 json.field("action") { $0.string(step.action) }
+                json.field("details") { json in json.array(step.failureDetails) { $0.string($1.text) } }
+                json.field("failed") { json in json.array(step.failed) { $0.string($1.rawValue) } }
                 json.field("focused") { json in
                     if let focused = step.focused { json.string(focused) } else { json.null() }
                 }
+                json.field("known") { json in json.array(step.known) { $0.string($1.rawValue) } }
                 json.field("metrics") { json in
                     json.object { json in
-                        for (name, value) in step.metrics { json.field(name) { $0.number(value) } }
+                        for (name, value) in step.metrics.sorted(by: { $0.0 < $1.0 }) {
+                            json.field(name) { $0.number(value) }
+                        }
                     }
                 }
-                json.field("needToMoveLog") { json in json.array(step.needToMoveLog) { $0.number($1) } }
-                json.field("failed") { json in json.array(step.failed) { $0.string($1.rawValue) } }
-                json.field("known") { json in json.array(step.known) { $0.string($1.rawValue) } }
-                json.field("details") { json in json.array(step.failureDetails) { $0.string($1.text) } }
                 if let navigation = step.navigation {
                     json.field("navigation") { json in
                         json.object { json in
-                            json.field("list") { json in json.array(navigation.list) { $0.string($1) } }
                             json.field("index") { json in
                                 if let index = navigation.index { json.number(Double(index)) } else { json.null() }
                             }
-                            json.field("previous") { $0.bool(navigation.canGoPrevious) }
+                            json.field("list") { json in json.array(navigation.list) { $0.string($1) } }
                             json.field("next") { $0.bool(navigation.canGoNext) }
+                            json.field("previous") { $0.bool(navigation.canGoPrevious) }
                             json.field("returnKey") { $0.string(navigation.returnKey) }
                             json.field("toolbar") { json in
                                 guard let toolbar = navigation.toolbar else { json.null(); return }
                                 json.object { json in
-                                    json.field("previousNext") { $0.bool(toolbar.hasPreviousNext) }
-                                    json.field("previousEnabled") { $0.bool(toolbar.previousEnabled) }
                                     json.field("nextEnabled") { $0.bool(toolbar.nextEnabled) }
+                                    json.field("previousEnabled") { $0.bool(toolbar.previousEnabled) }
+                                    json.field("previousNext") { $0.bool(toolbar.hasPreviousNext) }
                                 }
                             }
                         }
                     }
                 }
+                json.field("needToMoveLog") { json in json.array(step.needToMoveLog) { $0.number($1) } }
             }
         }
         return json.text

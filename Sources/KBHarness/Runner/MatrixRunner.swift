@@ -86,6 +86,9 @@ public struct RunOptions: Sendable {
     /// Whether the report keeps every cell's outcome (the per-cell reports need them); when false it keeps
     /// counts and at most `RunReport.retainedLimit` failing cells, so memory stays flat as the matrix grows.
     public var retainOutcomes = true
+    /// A project's reference files: read instead of the database's references for the scenarios of its
+    /// folder, and written with what the run records. Nil: the database holds the references.
+    public var referenceFiles: ReferenceFiles? = nil
     /// Called after each batch's correctness phase with (done, total).
     public var progress: (@Sendable (Int, Int) -> Void)?
     /// Asked between batches; true stops the run, which is then recorded as `aborted` (SIGINT, SIGTERM).
@@ -219,6 +222,8 @@ public struct RunReport: Sendable {
     public var failOnFlaky: Bool
     /// Whether `outcomes` holds every cell.
     public var outcomesComplete: Bool
+    /// The reference files the run wrote (a project's), relative to nothing: as the scenarios' paths give them.
+    public var referenceFilesWritten: [String] = []
 
     /// How many failing cells and regressions a run that does not retain outcomes keeps for its summary.
     public static let retainedLimit = 1_000
@@ -323,8 +328,10 @@ public enum MatrixRunner {
                 definitions = definitions.filter { needed.contains($0.key) }
                 for key in needed where definitions[key] == nil {
                     let id = stored.scenarioIDs[key]!
+                    let fromFiles = try options.referenceFiles?.references(for: stored.library.scenario(key)!)
                     definitions[key] = ScenarioDefinitions(
-                        expected: try store.currentExpected(scenarioID: id), references: try store.currentReferences(scenarioID: id),
+                        expected: try store.currentExpected(scenarioID: id),
+                        references: try fromFiles ?? store.currentReferences(scenarioID: id),
                         previous: try store.previousResults(before: runID, scenario: key))
                 }
             }
@@ -422,9 +429,15 @@ public enum MatrixRunner {
             }
             let milliseconds = (clock.now - start).inSeconds * 1000
             try store.finishRun(runID, durationMilliseconds: milliseconds, confirmations: confirmations)
-            return RunReport(uuid: metadata.uuid, counts: try store.runCounts(runID), outcomes: outcomes, outcomesComplete: options.retainOutcomes,
+            // The run is recorded; what it recorded goes into the project's reference files too.
+            let files = try options.referenceFiles.map {
+                try store.writeReferenceFiles(runID: runID, folder: $0.folder, recordedOnly: true)
+            } ?? []
+            var report = RunReport(uuid: metadata.uuid, counts: try store.runCounts(runID), outcomes: outcomes, outcomesComplete: options.retainOutcomes,
                              regressions: regressions, seconds: (clock.now - start).inSeconds, recordMode: options.record,
                              failOnFlaky: options.failOnFlaky)
+            report.referenceFilesWritten = files
+            return report
         } catch {
             try? store.abortRun(runID)
             throw error
@@ -553,20 +566,23 @@ public enum MatrixRunner {
             return
         }
         let differences = reference.stateHash == stateHash
-            ? [] : ReferenceDiff.differences(reference: try store.resultState(reference.resultID) ?? "", actual: state)
+            ? [] : ReferenceDiff.differences(reference: try reference.state ?? store.resultState(reference.resultID) ?? "", actual: state)
         guard !differences.isEmpty else {
             outcome.reference = mode == .all ? .recorded : .match
             return
         }
         outcome.referenceMismatches = differences
         outcome.reference = mode == .failed || mode == .all ? .recorded : .mismatch
-        let redefined = reference.scenarioHash != definitionHashes.scenario || reference.deviceHash != definitionHashes.device
+        // A reference file keeps no definition hashes: what it was recorded with is its git history.
+        let redefined = reference.file == nil
+            && (reference.scenarioHash != definitionHashes.scenario || reference.deviceHash != definitionHashes.device)
         outcome.referenceDefinitionChanged = redefined
         // A cell that held until now has no failure to tell (at most a known issue's note or a flaky retry's):
         // the reference difference becomes its message. A failing cell keeps its first failure.
         if outcome.status.held {
             outcome.status = .fail
-            outcome.message = "differs from the reference of run \(reference.runUUID): \(differences[0].summary)"
+            outcome.message = "differs from " + (reference.file.map { "the reference in \($0)" } ?? "the reference of run \(reference.runUUID)")
+                + ": \(differences[0].summary)"
                 + (differences.count > 1 ? " (+\(differences.count - 1) more)" : "")
                 + (redefined ? "; the scenario or device definition changed since it was recorded" : "")
         }

@@ -64,6 +64,10 @@ public struct StoredReference: Sendable, Equatable {
     public var scenarioHash: String
     /// Device definition hash when the reference was recorded.
     public var deviceHash: String
+    /// The reference file it was read from, for a project's references kept in git; nil for the database's.
+    public var file: String? = nil
+    /// The state itself when read from a file (the database's is read by `resultID` when needed).
+    public var state: String? = nil
 }
 
 /// Compares a cell's per-step state with its reference state, metric by metric.
