@@ -87,15 +87,17 @@ import Testing
         let run = try kbharness(["run", "--device", "iphone-se-1st-gen", "--db", "x.sqlite"], in: scratch.path)
         #expect(run.status == 66)
         #expect(run.stderr == "kbharness: error: nothing to run: x.sqlite does not exist yet, and Scenarios, the directory "
-                + "imported on first use (relative to where kbharness runs), does not exist; run kbharness where Scenarios/ is, "
-                + "name the directory with --scenarios PATH, or run `kbharness import PATH` first\n")
+                + "imported on first use (relative to where kbharness runs), does not exist; run `kbharness init` to start a project "
+                + "here (a kbharness.yaml naming its scenarios folder, found from any subdirectory), run kbharness where Scenarios/ is, "
+                + "name the folder with --scenarios PATH, or run `kbharness import PATH` first\n")
         let upgrade = try kbharness(["upgrade", "--from", "iq@6.5.11"], in: scratch.path)
         #expect(upgrade.status == 66 && upgrade.stderr.hasPrefix("kbharness: error: nothing to run: kbharness.sqlite does not exist yet"),
                 "\(upgrade.stderr)")
         let importDefault = try kbharness(["import"], in: scratch.path)
         #expect(importDefault.status == 66)
-        #expect(importDefault.stderr == "kbharness: error: there is no Scenarios directory here to import (the default, relative "
-                + "to where kbharness runs): name the files or directories to import, e.g. `kbharness import path/to/Scenarios`\n")
+        #expect(importDefault.stderr == "kbharness: error: there is no Scenarios directory to import (the default, relative "
+                + "to where kbharness runs): name the files or directories to import, e.g. `kbharness import path/to/Scenarios`, "
+                + "or run `kbharness init` to start a project\n")
         // A first import that fails creates no database either.
         try smallLibrary(scratch)
         let noDevices = try kbharness(["import", "Scenarios/worked"], in: scratch.path)

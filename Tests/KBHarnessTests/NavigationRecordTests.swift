@@ -33,6 +33,6 @@ import Testing
         #expect(outcome.steps[2].value(of: "notes.placeholder.x") == 5)
         #expect(outcome.steps[2].value(of: "notes.placeholder.width") == 325)
         #expect(outcome.steps[2].value(of: "notes.placeholder.visible") == 1)
-        #expect(outcome.stateJSON.contains(#""returnKey":"done","toolbar":{"previousNext":true,"previousEnabled":true,"nextEnabled":false}"#))
+        #expect(outcome.stateJSON.contains(#""returnKey":"done","toolbar":{"nextEnabled":false,"previousEnabled":true,"previousNext":true}"#))
     }
 }
