@@ -90,10 +90,11 @@ struct StepPicture {
         return picture.draw(standalone: standalone)
     }
 
-    /// Display pixels per point: the device is shown at most 360 px tall and 500 px wide, never enlarged
-    /// more than 1.5 times (with its labels and legend, a card's picture fits a laptop's first screen).
+    /// Display pixels per point: the device is shown at most 340 px tall and 500 px wide, never enlarged
+    /// more than 1.5 times (with its labels and legend, a card's picture fits under the page's header on the
+    /// first screen).
     static func scale(for outline: DeviceOutline) -> Double {
-        min(360 / max(outline.height, 1), 500 / max(outline.width, 1), 1.5)
+        min(340 / max(outline.height, 1), 500 / max(outline.width, 1), 1.5)
     }
 
     /// An estimate of a text's width, generous enough for the fonts a browser or librsvg falls back to.
@@ -447,11 +448,12 @@ struct PictureLegend {
         var text: String
     }
 
-    /// A text line placed at its baseline.
+    /// A text placed at its start and baseline.
     private struct Line {
         var text: String
         var classes: String?
         var fontSize: Double?
+        var x: Double
         var baseline: Double
     }
 
@@ -483,10 +485,21 @@ struct PictureLegend {
         func add(_ text: String, _ classes: String?, size: Double? = nil) {
             for piece in StepPicture.wrap(text, limit: limit) {
                 y += size.map { $0 * 1.3 } ?? lineHeight
-                lines.append(Line(text: piece, classes: classes, fontSize: size, baseline: y - lineHeight * 0.25))
+                lines.append(Line(text: piece, classes: classes, fontSize: size, x: left, baseline: y - lineHeight * 0.25))
             }
         }
-        add(caption.title, "ttitle", size: px(StepPicture.titlePixels))
+        // The verdict follows the title on its line when there is room (it saves the card a line).
+        let title = px(StepPicture.titlePixels)
+        add(caption.title, "ttitle", size: title)
+        let verdict = (scene.failed.isEmpty ? "invariants hold" : "failed: " + scene.failed.joined(separator: ", "))
+            + (scene.known.isEmpty ? "" : "; known: " + scene.known.joined(separator: ", "))
+        let after = left + StepPicture.textWidth(lines[lines.count - 1].text, fontSize: title) + px(12)
+        if after + StepPicture.textWidth(verdict, fontSize: font) <= left + width {
+            lines.append(Line(text: verdict, classes: scene.failed.isEmpty ? "tok" : "tbad", fontSize: nil, x: after,
+                              baseline: lines[lines.count - 1].baseline))
+        } else {
+            add(verdict, scene.failed.isEmpty ? "tok" : "tbad")
+        }
         for note in caption.notes { add(note, "tnote") }
         var numbers: [String] = []
         if let root = scene.rootY { numbers.append("root y \(format(root))") }
@@ -496,9 +509,6 @@ struct PictureLegend {
             numbers.append("before: root y \(format(was))")
         }
         if !numbers.isEmpty { add(numbers.joined(separator: ", "), nil) }
-        let verdict = scene.failed.isEmpty ? "invariants hold" : "failed: " + scene.failed.joined(separator: ", ")
-        add(verdict + (scene.known.isEmpty ? "" : "; known: " + scene.known.joined(separator: ", ")),
-            scene.failed.isEmpty ? "tok" : "tbad")
         if let before, before.step.failed != scene.failed {
             add("before: " + (before.step.failed.isEmpty ? "invariants hold" : "failed: " + before.step.failed.joined(separator: ", ")), "tnote")
         }
@@ -538,7 +548,7 @@ struct PictureLegend {
     /// Writes the placed lines and key items.
     func draw(into svg: inout SVGText) {
         for line in lines {
-            svg.text(line.text, at: Point(x: left, y: line.baseline), SVGStyle(line.classes, fontSize: line.fontSize))
+            svg.text(line.text, at: Point(x: line.x, y: line.baseline), SVGStyle(line.classes, fontSize: line.fontSize))
         }
         let lineHeight = px(StepPicture.linePixels)
         for (item, at) in keys {
