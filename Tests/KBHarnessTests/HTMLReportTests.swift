@@ -200,6 +200,34 @@ import KBSQLite
         #expect(rows.contains("[\"pass\",\"yes\",\"state_changed\","))
     }
 
+    @Test func aReferenceMismatchIsDrawnAgainstTheReferenceTheRunWasCheckedAgainst() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("kbharness.sqlite"))
+        defer { store.close() }
+        let (first, firstRun) = try runMatrix(store, seStandardPortrait)
+        // The first run recorded every cell's reference; 7.5's now says the root sat 30 pt higher after step 1.
+        let cell = seCell(scrollViewField)
+        try store.database.execute("""
+            UPDATE result SET state = json_set(state, '$[0].metrics."root.y"', -30) WHERE run_id = \(firstRun) AND cell = '\(cell)';
+            UPDATE cell_reference SET state_hash = 'edited' WHERE cell = '\(cell)' AND superseded_at IS NULL;
+            """)
+        let (_, second) = try runMatrix(store, seStandardPortrait)
+        let document = try HTMLReport.build(store: store, runID: second)
+        let card = try #require(Self.cards(document.index).first { $0.cell == cell }).html
+        #expect(card.contains("<td>root.y</td><td>-30</td><td>0</td>"))
+        #expect(card.contains("equals the cell&apos;s reference snapshot"))
+        let picture = try Self.picture(card)
+        #expect(picture.texts.contains("before: reference (run \(first.uuid.prefix(8)))"))
+        #expect(picture.texts.contains { $0.hasPrefix("root y 0, ") && $0.hasSuffix("before: root y -30") })
+        // The reference's content root, dashed, 30 pt above today's.
+        let dashed = try #require(picture.shapes.first { $0.classes.contains("root") && $0.dashed })
+        #expect(picture.shapes.contains {
+            !$0.dashed && $0.classes.contains("view") && $0.rect.width == dashed.rect.width && $0.rect.y == dashed.rect.y + 30
+        })
+        try picture.expectLabelsClear()
+    }
+
     @Test func badRequestsExitWithTheirCodesAndWriteNothing() throws {
         let project = try project()
         defer { project.scratch.remove() }

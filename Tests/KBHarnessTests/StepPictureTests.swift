@@ -46,6 +46,10 @@ import KeyboardAvoidance
         let cardIndex = try #require(svg.shapes.firstIndex { $0.classes.contains("card") })
         let firstInput = try #require(svg.shapes.firstIndex { $0.classes.contains("input") })
         #expect(dim < cardIndex && cardIndex < firstInput)
+        // A sheet clips its content to its card, as a scroll view does.
+        for input in svg.shapes.filter({ $0.classes.contains("input") }) {
+            #expect(input.clips.compactMap { svg.clipRects[$0] }.contains(card.rect), "\(input)")
+        }
         #expect(svg.texts.contains("form sheet"))
         // The top guide is the sheet's top, drawn across the card only.
         let guide = try #require(svg.shapes.first { $0.name == "line" && $0.classes.contains("guide") && !$0.isLegendOrLabel })
@@ -94,6 +98,32 @@ import KeyboardAvoidance
         }
         #expect(checked >= 4)
         try svg.expectLabelsClear()
+    }
+
+    @Test(.enabled(if: ExternalTool.rsvgConvert.shouldRun, "rsvg-convert is not installed (set CI to require it)"))
+    func librsvgDrawsThePictureAtItsSize() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let text = try picture("app/ipad-form-sheet", device: "ipad-pro-12-9", orientation: .landscape, step: 3,
+                               files: ["app/ipad-form-sheet.yaml"])
+        let svg = try SVGPicture(text)
+        try scratch.write("sheet.svg", text)
+        let result = try runProcess(try ExternalTool.rsvgConvert.executable(), ["-o", scratch.file("sheet.png"), scratch.file("sheet.svg")],
+                                    environment: childEnvironment())
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: scratch.file("sheet.png"))))
+        #expect(png.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // IHDR: the width and height the SVG asks for, in display pixels (rounded up).
+        func word(_ at: Int) -> Int { png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let width = Double(svg.root.attributes["width"] ?? "") ?? 0, height = Double(svg.root.attributes["height"] ?? "") ?? 0
+        #expect(word(16) == Int(width.rounded(.up)) && word(20) == Int(height.rounded(.up)), "\(word(16))×\(word(20)) for \(width)×\(height)")
+        // A blank picture of that size compresses to a couple of KB; this one has a device, a card and text.
+        #expect(png.count > 20_000, "\(png.count) bytes")
+        // Keep a copy for people to look at when KBHARNESS_PICTURE names a path.
+        if let keep = ProcessInfo.processInfo.environment["KBHARNESS_PICTURE"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try? FileManager.default.copyItem(atPath: scratch.file("sheet.png"), toPath: keep)
+        }
     }
 
     // MARK: Stored numbers

@@ -168,13 +168,17 @@ struct CardMaker {
         var index: Int
     }
 
-    /// Expected values substituted into the run's step; the reference snapshot the run was checked against;
-    /// the previous run's state; or nothing (the cell fails on its own). The step is the regression's, else
-    /// the first that fails, else the first that differs from the other side, else the last.
+    /// What the run asserted explains a failure best, so the other side is the expected values substituted
+    /// into the run's step, else the reference snapshot the run was checked against, else the previous run's
+    /// state, else nothing (the cell fails on its own). The step is the regression's, else the first that
+    /// fails, else the first that differs from the other side, else the last.
     mutating func comparison(_ failing: FailingCell, after: [StoredStep]) throws -> Comparison {
         let firstFailing = after.firstIndex { !$0.failed.isEmpty }
         func clamped(_ step: Int?) -> Int? { step.map { min(max($0 - 1, 0), after.count - 1) } }
-        guard let lead = failing.regressions.first else {
+        let rows = failing.regressions
+        guard let lead = rows.first(where: { $0.against == "expected" && !FailingCell.comparesWithReference($0) })
+                ?? rows.first(where: FailingCell.comparesWithReference) ?? rows.first(where: { $0.againstRunID != nil })
+        else {
             return Comparison(before: nil, index: firstFailing ?? after.count - 1)
         }
         if lead.against == "expected" && !FailingCell.comparesWithReference(lead) {

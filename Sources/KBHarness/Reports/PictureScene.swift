@@ -169,7 +169,7 @@ extension PictureScene {
             let frame = screen.frameInWindow(focused)
             let target = EditingTarget(of: focused, in: screen, room: docked.map { $0.minY - topGuide })
             scene.focused = Focused(name: screen.name(of: focused), frame: frame, judged: target.frame,
-                                    isCaret: target.isCaret, clip: clip(of: focused, in: screen))
+                                    isCaret: target.isCaret, clip: clip(of: focused, in: screen, cards: Set(presentedCards(in: screen).keys)))
             if let docked {
                 scene.gap = docked.minY - frame.maxY
                 scene.occlusion = Coverage(of: target, keyboard: docked).occlusion
@@ -196,13 +196,7 @@ extension PictureScene {
     /// Every view worth drawing, parents first: the content root, presented cards, and the named views
     /// the screen shows (the harness's own `$` containers and hidden views are left out).
     private static func views(of screen: Screen, contentRoot: NodeID) -> [View] {
-        var cards: [NodeID: String] = [:]
-        for controller in screen.controllers where controller.presentation == .formSheet || controller.presentation == .popover {
-            // A sheet's content root sits in the harness's `$sheet` card: the card is what does not move.
-            var node = controller.view
-            if let parent = screen.superview(of: node), screen.name(of: parent) == "$sheet" { node = parent }
-            cards[node] = controller.presentation == .popover ? "popover" : "form sheet"
-        }
+        let cards = presentedCards(in: screen)
         var views: [View] = []
         for index in screen.nodes.indices {
             let id = NodeID(index)
@@ -216,18 +210,31 @@ extension PictureScene {
             let scroll = node.kind.isScrollView
                 ? ScrollNumbers(offsetY: node.contentOffset.y, insetTop: node.contentInset.top, insetBottom: node.contentInset.bottom)
                 : nil
-            views.append(View(name: card == nil ? name : card!, frame: screen.frameInWindow(id), role: role,
-                              clip: clip(of: id, in: screen), scroll: scroll))
+            views.append(View(name: card ?? name, frame: screen.frameInWindow(id), role: role,
+                              clip: clip(of: id, in: screen, cards: Set(cards.keys)), scroll: scroll))
         }
         return views
     }
 
-    /// The intersection of the frames of the scroll views around `id`: the part of the window they let show.
-    private static func clip(of id: NodeID, in screen: Screen) -> Rect? {
+    /// The card of each presented controller (`form sheet` or `popover`), by the node drawn as the card.
+    private static func presentedCards(in screen: Screen) -> [NodeID: String] {
+        var cards: [NodeID: String] = [:]
+        for controller in screen.controllers where controller.presentation == .formSheet || controller.presentation == .popover {
+            // A sheet's content root sits in the harness's `$sheet` card: the card is what does not move.
+            var node = controller.view
+            if let parent = screen.superview(of: node), screen.name(of: parent) == "$sheet" { node = parent }
+            cards[node] = controller.presentation == .popover ? "popover" : "form sheet"
+        }
+        return cards
+    }
+
+    /// The intersection of the frames of the scroll views and presented cards around `id` (a sheet clips its
+    /// content to its rounded card): the part of the window they let show.
+    private static func clip(of id: NodeID, in screen: Screen, cards: Set<NodeID>) -> Rect? {
         var clip: Rect?
         var current = screen.superview(of: id)
         while let ancestor = current {
-            if screen[ancestor].kind.isScrollView {
+            if screen[ancestor].kind.isScrollView || cards.contains(ancestor) {
                 let frame = screen.frameInWindow(ancestor)
                 clip = clip.map { $0.intersection(frame) } ?? frame
             }
