@@ -182,6 +182,23 @@ import KeyboardAvoidance
         try svg.expectLabelsClear()
     }
 
+    @Test func damagedStoredNumbersDrawWithoutLeavingThePicture() throws {
+        // A number past a double's range is refused with its state (or, where a parser reads it as infinity, left out).
+        let overflow = StoredStep.decode(#"[{"action":"a","metrics":{"gap":1e400,"topGuide":20}}]"#)
+        #expect(overflow == nil || (overflow?[0].metrics["gap"] == nil && overflow?[0].metrics["topGuide"] == 20))
+        // Finite but absurd numbers: drawn, clipped to the device, labels still in their column.
+        let steps = try #require(StoredStep.decode("""
+            [{"action":"focus a","focused":"a","metrics":{"focused.minY":-1e300,"focused.maxY":1e300,"keyboard.minY":-1e300,
+              "keyboard.height":1e300,"topGuide":5e299,"form.minY":-1e308,"form.maxY":1e308,"form.contentOffset.y":1e308,
+              "form.contentInset.bottom":-1e308},"failed":["covered"],"known":[]}]
+            """))
+        let svg = try SVGPicture(StepPicture.svg(PictureScene.stored(steps[0], outline: Self.se), before: nil,
+                                                 caption: PictureCaption(title: "damaged")))
+        #expect(svg.device == Rect(x: 0, y: 0, width: 320, height: 568))
+        #expect(!svg.text.contains("nan") && !svg.text.contains("inf") && !svg.text.contains("null"))
+        try svg.expectLabelsClear()
+    }
+
     // MARK: The label column
 
     @Test func labelsStackBelowEachOtherAndArePushedUpFromTheBottom() {

@@ -120,7 +120,7 @@ struct CardMaker {
 
     /// A table cell for a stored value: a long one (a state hash) shortened, whole in its tooltip.
     private func valueCell(_ value: String?) -> String {
-        guard let value, value.count > 16 else { return "<td>\(e(value ?? ""))</td>" }
+        guard let value, value.count > 12 else { return "<td>\(e(value ?? ""))</td>" }
         return "<td title=\"\(e(value))\">\(e(String(value.prefix(10))))…</td>"
     }
 

@@ -90,6 +90,11 @@ struct SVGText {
         return result
     }
 
-    /// A damaged stored number (not finite) is drawn at 0 rather than written as text SVG cannot read.
-    private func n(_ value: Double) -> String { value.isFinite ? CanonicalJSON.format((value * 100).rounded() / 100) : "0" }
+    /// A damaged stored number (not finite) is drawn at 0 rather than written as text SVG cannot read; one so
+    /// large that hundredths overflow is whole already.
+    private func n(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let rounded = (value * 100).rounded() / 100
+        return CanonicalJSON.format(rounded.isFinite ? rounded : value)
+    }
 }

@@ -57,7 +57,8 @@ public struct StoredStep: Sendable, Equatable {
             guard let object = element as? [String: Any] else { return nil }
             var metrics: [String: Double] = [:]
             for (name, value) in (object["metrics"] as? [String: Any]) ?? [:] {
-                if let number = value as? NSNumber { metrics[name] = number.doubleValue }
+                // A number JSON cannot hold (1e400 reads as infinity) is left out rather than drawn.
+                if let number = value as? NSNumber, number.doubleValue.isFinite { metrics[name] = number.doubleValue }
             }
             steps.append(StoredStep(action: object["action"] as? String ?? "",
                                     focused: object["focused"] as? String,
