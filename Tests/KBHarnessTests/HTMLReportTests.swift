@@ -292,6 +292,18 @@ import KBSQLite
         #expect(island.contains("s\\u003c/script>") && !island.contains("</"))
     }
 
+    @Test func aCellThatBreaksNoInvariantIsShownWhereItComesNearest() {
+        func step(gap: Double?, known: [String] = []) -> StoredStep {
+            StoredStep(action: "a", focused: nil, metrics: gap.map { ["gap": $0] } ?? [:], failed: [], known: known)
+        }
+        // The smallest gap: 10 pt at the second step (index 1); a tie goes to the earlier step.
+        #expect(CardMaker.closestToFailing([step(gap: 50), step(gap: 10), step(gap: nil), step(gap: 30)]) == 1)
+        #expect(CardMaker.closestToFailing([step(gap: 5), step(gap: 5)]) == 0)
+        // A step a known issue excuses comes first, whatever the gaps.
+        #expect(CardMaker.closestToFailing([step(gap: -3), step(gap: 20, known: ["covered"])]) == 1)
+        #expect(CardMaker.closestToFailing([step(gap: nil)]) == nil)
+    }
+
     @Test func cellKeysTravelAsSmallNumbersAndChunksEscapeTheirText() {
         let cells = ["a|d1|portrait|standard|iq", "a|d1|portrait|standard|tp", "b|d2|landscape|emoji|iq", "not a key"]
         let index = CellKeyIndex(cells: cells)

@@ -89,7 +89,7 @@ struct CardMaker {
         }
         html += "<div class=\"facts\">"
         if let message = cell.message, !message.isEmpty { html += "<p class=\"message\">\(e(message))</p>" }
-        html += regressionTable(failing.regressions)
+        html += regressionTable(failing.regressions, status: cell.status)
         if let key = CellKey(cell.cell) {
             let step = picture?.step.map { " --step \($0)" } ?? ""
             html += "<p class=\"replay\">Replay it: <code>kbharness render \(e(shellQuoted(key.text)))\(step) -o cell.svg</code></p>"
@@ -98,9 +98,11 @@ struct CardMaker {
     }
 
     /// At most eight regression rows, the rest counted with the command that lists them.
-    private func regressionTable(_ rows: [HTMLRegressionRow]) -> String {
+    private func regressionTable(_ rows: [HTMLRegressionRow], status: String) -> String {
         guard !rows.isEmpty else {
-            return "<p class=\"note\">No regression row: the cell fails on its own verdicts (nothing to compare with, or it failed before too).</p>"
+            // A new cell's message says why it fails (nothing asserted it); the others fail on their own verdicts.
+            return status == "new" ? ""
+                : "<p class=\"note\">No regression row: the cell fails on its own verdicts (nothing to compare with, or it failed before too).</p>"
         }
         var html = "<table class=\"diff\"><tr><th>kind</th><th>step</th><th>metric</th><th>before</th><th>now</th></tr>"
         var lastRule = ""
@@ -171,18 +173,19 @@ struct CardMaker {
     /// What the run asserted explains a failure best, so the other side is the expected values substituted
     /// into the run's step, else the reference snapshot the run was checked against, else the previous run's
     /// state, else nothing (the cell fails on its own). The step is the regression's, else the first that
-    /// fails, else the first that differs from the other side, else the last.
+    /// fails, else (against a previous run) the first that differs, else the one nearest to failing, else the last.
     mutating func comparison(_ failing: FailingCell, after: [StoredStep]) throws -> Comparison {
         let firstFailing = after.firstIndex { !$0.failed.isEmpty }
+        let nearest = firstFailing ?? CardMaker.closestToFailing(after)
         func clamped(_ step: Int?) -> Int? { step.map { min(max($0 - 1, 0), after.count - 1) } }
         let rows = failing.regressions
         guard let lead = rows.first(where: { $0.against == "expected" && !FailingCell.comparesWithReference($0) })
                 ?? rows.first(where: FailingCell.comparesWithReference) ?? rows.first(where: { $0.againstRunID != nil })
         else {
-            return Comparison(before: nil, index: firstFailing ?? after.count - 1)
+            return Comparison(before: nil, index: nearest ?? after.count - 1)
         }
         if lead.against == "expected" && !FailingCell.comparesWithReference(lead) {
-            let index = clamped(lead.step) ?? firstFailing ?? after.count - 1
+            let index = clamped(lead.step) ?? nearest ?? after.count - 1
             var expected = after[index]
             for row in failing.regressions where row.kind == lead.kind && row.step.map({ $0 - 1 }) == index {
                 guard let metric = row.metric, let value = row.oldValue.flatMap(Double.init) else { continue }
@@ -191,7 +194,7 @@ struct CardMaker {
             return Comparison(before: PictureBefore(title: "expected values", step: expected), index: index)
         }
         if FailingCell.comparesWithReference(lead) {
-            let index = clamped(lead.step) ?? firstFailing ?? after.count - 1
+            let index = clamped(lead.step) ?? nearest ?? after.count - 1
             guard let reference = try store.referenceChecked(runID: runID, cell: failing.cell.cell),
                   let steps = StoredStep.decode(reference.state) else {
                 return Comparison(before: nil, index: index)
@@ -201,9 +204,17 @@ struct CardMaker {
         let previous = try lead.againstRunID.flatMap { try store.cellState(runID: $0, cell: failing.cell.cell) }
         let steps = previous.flatMap { StoredStep.decode($0.state) } ?? []
         let differing = after.indices.first { $0 >= steps.count || steps[$0] != after[$0] }
-        let index = firstFailing ?? differing ?? after.count - 1
+        let index = firstFailing ?? differing ?? nearest ?? after.count - 1
         let title = "previous run \(lead.againstUUID.map { String($0.prefix(8)) } ?? "?")"
         return Comparison(before: previous == nil ? nil : side(title, steps, index), index: index)
+    }
+
+    /// Where a cell that breaks no invariant (a `new` cell, a failed expectation) comes nearest to it: the
+    /// first step a known issue excuses, else the step with the smallest gap between field and keyboard.
+    static func closestToFailing(_ steps: [StoredStep]) -> Int? {
+        if let known = steps.firstIndex(where: { !$0.known.isEmpty }) { return known }
+        let gaps = steps.indices.compactMap { index in steps[index].metrics["gap"].map { (index, $0) } }
+        return gaps.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
     }
 
     /// Step `index` of `steps` as a before side; a side without that step has no numbers to draw.
