@@ -115,7 +115,8 @@ struct CardMaker {
         }
         html += "</table>"
         if rows.count > 8 {
-            html += "<p class=\"more\">\(rows.count - 8) more rows: <code>kbharness show \(e(shellQuoted(rows[0].cell)))</code> lists every step's numbers.</p>"
+            html += "<p class=\"more\">\(rows.count - 8) more rows: <code>kbharness show \(e(shellQuoted(rows[0].cell)))</code> "
+                + "lists every step's numbers.</p>"
         }
         return html
     }

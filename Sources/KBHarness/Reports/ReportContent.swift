@@ -48,12 +48,15 @@ struct ReportContent {
         appendCellLists(data.cells, carded: carded)
     }
 
-    /// Timing verdicts, slower first as the query orders them.
+    /// Timing verdicts in `RegressionRecord.kinds` order (slower first), failing ones first within a kind.
     private func timingList(_ regressions: [HTMLRegressionRow]) -> ReportList {
         var list = ReportList(id: "timing", kind: .rows, chunkSize: Self.rowsPerChunk,
                               columns: ["kind", "ref p50 µs", "p50 µs", "ratio", "p-value", "confirmed", "fails run", "rule"])
-        let timing = regressions.filter { RegressionRecord.timingKinds.contains($0.kind) }
-            .sorted { (FailingCell.kindRank($0.kind), $0.failsRun ? 0 : 1, index.code($0.cell)) < (FailingCell.kindRank($1.kind), $1.failsRun ? 0 : 1, index.code($1.cell)) }
+        func order(_ row: HTMLRegressionRow) -> (Int, Int, Int) {
+            (FailingCell.kindRank(row.kind), row.failsRun ? 0 : 1, index.code(row.cell))
+        }
+        let timing = regressions.filter { RegressionRecord.timingKinds.contains($0.kind) }.map { (order($0), $0) }
+            .sorted { $0.0 < $1.0 }.map(\.1)
         for row in timing {
             let micro: (Int64?) -> JSONValue = { value in value.map { .number((Double($0) / 10).rounded() / 100) } ?? .null }
             list.codes.append(index.code(row.cell))
@@ -104,12 +107,12 @@ struct ReportContent {
 
     /// `new_failure, expected_mismatch ×3`: the kinds of a cell's rows, counted.
     static func kinds(_ rows: [HTMLRegressionRow]) -> String {
-        var order: [String] = [], counts: [String: Int] = [:]
+        var counted: [(kind: String, count: Int)] = []
         for row in rows {
-            if counts[row.kind] == nil { order.append(row.kind) }
-            counts[row.kind, default: 0] += 1
+            if let index = counted.firstIndex(where: { $0.kind == row.kind }) { counted[index].count += 1 }
+            else { counted.append((row.kind, 1)) }
         }
-        return order.map { counts[$0]! > 1 ? "\($0) ×\(counts[$0]!)" : $0 }.joined(separator: ", ")
+        return counted.map { $0.count > 1 ? "\($0.kind) ×\($0.count)" : $0.kind }.joined(separator: ", ")
     }
 
     /// `step 2 root.y: -80 → -88`, or the values alone when the row has no step or metric.
@@ -149,14 +152,14 @@ struct ReportContent {
     /// The sections, in the page's order, with the first page of cards.
     var sections: String {
         var html = ""
-        let cards = list("failing")!
+        let firstCards = list("failing").map { $0.cards.prefix($0.chunkSize).joined() } ?? ""
         // The heading and its pager share a line, so the first card's picture is on the first screen.
         html += "<section id=\"failing\" data-list=\"failing\"><h2>Failing cells (\(failingCount)) <span class=\"shown\"></span></h2>"
             + " <span class=\"pager\"></span>\n"
         if failingCount > picturedCount { html += "<p class=\"note cap\">\(HTMLText.escape(capNote))</p>\n" }
         if failingCount == 0 { html += "<p class=\"none\">No failing cells in this run.</p>\n" }
         html += "<div class=\"entries\" id=\"list-failing\">"
-        html += cards.cards.prefix(cards.chunkSize).joined()
+        html += firstCards
         html += "</div><div class=\"pager\"></div>\n"
         if failingCount > 0 {
             html += "<p class=\"note\">Cells whose regressions fail the run come first, then the other failing cells (fail, error, "

@@ -48,6 +48,7 @@ struct SVGText {
     /// A `<style>` element (CSS has no characters XML would need escaped in ours).
     mutating func style(_ css: String) { text += "<style>\(css)</style>\n" }
 
+    /// Closes the root element.
     mutating func close() { text += "</svg>\n" }
 
     /// `<clipPath id>` around one rectangle, in `<defs>`.
@@ -56,24 +57,30 @@ struct SVGText {
             + "height=\"\(n(max(r.height, 0)))\"" + (radius > 0 ? " rx=\"\(n(radius))\"" : "") + "/></clipPath></defs>\n"
     }
 
+    /// Opens a `<g>` whose children inherit `style`'s attributes (a dash, a clip path).
     mutating func openGroup(_ style: SVGStyle) { text += "<g\(attributes(style))>\n" }
 
+    /// Closes the innermost group.
     mutating func closeGroup() { text += "</g>\n" }
 
+    /// A rectangle; one that is null, negative or not finite is left out.
     mutating func rect(_ r: Rect, _ style: SVGStyle) {
         guard !r.isNull, r.width >= 0, r.height >= 0, r.x.isFinite, r.y.isFinite else { return }
         text += "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\"\(attributes(style))/>\n"
     }
 
+    /// A straight line.
     mutating func line(from a: Point, to b: Point, _ style: SVGStyle) {
         text += "<line x1=\"\(n(a.x))\" y1=\"\(n(a.y))\" x2=\"\(n(b.x))\" y2=\"\(n(b.y))\"\(attributes(style))/>\n"
     }
 
+    /// Connected line segments through `points`.
     mutating func polyline(_ points: [Point], _ style: SVGStyle) {
         let list = points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
         text += "<polyline points=\"\(list)\"\(attributes(style))/>\n"
     }
 
+    /// `value` as XML-escaped character data, its baseline starting (or ending, by `style.anchor`) at `point`.
     mutating func text(_ value: String, at point: Point, _ style: SVGStyle = SVGStyle()) {
         text += "<text x=\"\(n(point.x))\" y=\"\(n(point.y))\"\(attributes(style))>\(XMLEscape.attribute(value))</text>\n"
     }

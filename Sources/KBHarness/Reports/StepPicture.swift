@@ -103,6 +103,7 @@ struct StepPicture {
     /// Display pixels as user units.
     private func px(_ pixels: Double) -> Double { pixels / scale }
 
+    /// Lays out the label column and the legend, then writes the layers bottom to top.
     private mutating func draw(standalone: Bool) -> String {
         let device = scene.device
         let labels = collectLabels()
@@ -280,6 +281,7 @@ struct StepPicture {
         return (Point(x: x, y: focused.judged.maxY), Point(x: x, y: keyboard.frame.minY), covered)
     }
 
+    /// The labels at their placed tops in the column, each joined to its point by a leader line.
     private mutating func drawLabels(_ labels: [PictureLabel], tops: [Double], columnX: Double) {
         let lineHeight = px(Self.linePixels), edge = scene.device.maxX
         svg.openGroup(SVGStyle("leader", strokeWidth: px(0.75)))
