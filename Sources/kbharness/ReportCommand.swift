@@ -5,14 +5,18 @@ import KBHarness
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write a stored run as a static HTML report with pictures of its regressions.",
+        abstract: "Write a stored run as a static HTML report with a picture of every failing cell.",
         discussion: """
             RUN is `latest` (default), `previous`, `baseline:NAME`, or a run uuid (a unique prefix is \
-            enough). DIR receives index.html and pictures/*.svg; nothing is loaded from the network. \
-            The page shows the run's summary, its regressions first with before/after pictures drawn \
-            from the stored numbers (expected vs actual, previous run vs this one) next to a live replay, \
-            its timing verdicts, then every other cell. Filter by device, strategy and scenario with the \
-            selects or the URL hash, e.g. index.html#device=iphone-8&strategy=iq.
+            enough). DIR receives index.html and data/*.js; nothing is loaded from the network. \
+            The page shows the run's summary, then one card per failing cell, cells whose regressions \
+            fail the run first: its regressions and a picture of the device after the failing step, \
+            this run solid and the expected values, reference snapshot or previous run dashed, the \
+            covered part shaded. Then the failing cells past --pictures, timing verdicts, other changes \
+            and every other cell, a page at a time: index.html holds the first page of cards and every \
+            cell's key, and loads the rest from data/ as it is shown, so a run of 200,000 cells opens \
+            quickly. Filter by device, strategy and scenario with the selects or the URL hash, e.g. \
+            index.html#device=iphone-8&strategy=iq.
 
             Example:
               kbharness report latest --html report/
@@ -26,7 +30,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The directory to write the report into (created when missing).", valueName: "dir"))
     var html: String
 
-    @Option(help: "Draw pictures for at most this many regressions.")
+    @Option(help: "Draw pictures for at most this many failing cells; the page lists the rest and says how to draw them.")
     var pictures = HTMLReport.defaultPictureLimit
 
     func validate() throws {
@@ -41,8 +45,8 @@ struct ReportCommand: ParsableCommand {
             let resolved = try database.resolveRun(runReference)
             let document = try HTMLReport.build(store: database, runID: resolved.id, pictureLimit: pictures)
             try HTMLReport.write(document, to: html)
-            print("run \(resolved.uuid): \(document.cellCount) cells, \(document.regressionCount) regressions "
-                  + "(\(document.picturedCount) pictured) → \(html)/index.html")
+            print("run \(resolved.uuid): \(document.cellCount) cells, \(document.regressionCount) regressions, "
+                  + "\(document.failingCount) failing cells (\(document.picturedCount) pictured) → \(html)/index.html")
         }
     }
 }

@@ -37,12 +37,13 @@ import Testing
         #expect(text.contains("gap 10 pt"))
         #expect(text.contains("step 2: next"))
         #expect(text.contains("root y -88, moved 88 pt, top guide 20"))
-        // The password field: laid out at 400 (dashed), drawn where avoidance left it, at 312 (solid).
-        let orange = collector.rects.filter { $0["stroke"] == "#f08c00" }
-        #expect(orange.map { $0["y"] } == ["400", "312"])
-        #expect(orange.map { $0["stroke-dasharray"] != nil } == [true, false])
+        // The password field: drawn where avoidance left it, at 312 (solid), and where the layout put it, at 400 (dashed).
+        let picture = try SVGPicture(svg)
+        let fields = picture.shapes.filter { $0.name == "rect" && $0.classes.contains("field") && !$0.isLegendOrLabel }
+        #expect(fields.map { $0.attributes["y"] } == ["312", "400"])
+        #expect(fields.map(\.dashed) == [false, true])
         // The keyboard rectangle sits at 352, 216 tall.
-        #expect(collector.rects.contains { $0["y"] == "352" && $0["height"] == "216" && $0["fill"] == "#3b3b3b" })
+        #expect(collector.rects.contains { $0["y"] == "352" && $0["height"] == "216" && $0["class"] == "keyboard" })
         // Same input, same picture.
         #expect(try CellPicture.svg(runner, step: 2) == svg)
     }

@@ -437,6 +437,10 @@ struct ExternalTool {
     static let chromium = ExternalTool(
         candidates: ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"],
         missing: "chromium is not installed (apt-get install chromium); CI requires it for the HTML report test")
+    /// rsvg-convert (Debian package librsvg2-bin), for the pictures as librsvg draws them.
+    static let rsvgConvert = ExternalTool(
+        candidates: ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert", "/opt/homebrew/bin/rsvg-convert"],
+        missing: "rsvg-convert is not installed (apt-get install librsvg2-bin); CI requires it for the picture test")
     /// xmllint (Debian package libxml2-utils), for the JUnit schema.
     static let xmllint = ExternalTool(
         candidates: ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"],

@@ -103,7 +103,7 @@ public enum UpgradePage {
             guard !before.isEmpty, !after.isEmpty else { return "<p class=\"note\">no pictures: no stored steps</p>" }
             let index = step.map { $0 - 1 } ?? UpgradePage.firstFailing(failing ? after : before) ?? 0
             guard index < before.count, index < after.count else { return "<p class=\"note\">no pictures: no step \(index + 1)</p>" }
-            let changed = PictureMaker.differingMetrics(before[index], after[index])
+            let changed = StoredStep.differingMetrics(before[index], after[index])
             var html = "<div class=\"pictures\">"
             for (side, strategy, steps) in [("before", report.from, before), ("after", report.to, after)] {
                 let shown = steps[index]
