@@ -115,7 +115,7 @@ import KBSQLite
 
         // Pretend run 2 saw something else: another state for 7.5, a pass for the failing text view,
         // an invariant failure for 7.1.
-        try db.execute("UPDATE result SET state_hash = 'tampered' WHERE run_id = \(id2) AND cell = '\(scroll)'")
+        try db.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id = \(id2) AND cell = '\(scroll)'")
         try db.execute("UPDATE result SET status = 'pass', failed_invariants = 0 WHERE run_id = \(id2) AND cell = '\(tall)'")
         try db.execute("UPDATE result SET status = 'fail', failed_invariants = 1 WHERE run_id = \(id2) AND cell = '\(plain)'")
         let (run3, id3) = try runMatrix(store, seStandardPortrait)
@@ -136,7 +136,7 @@ import KBSQLite
 
         // A changed definition explains a state change, and never hides a verdict change: tamper again, but
         // edit 7.5 too.
-        try db.execute("UPDATE result SET state_hash = 'tampered' WHERE run_id = \(id3) AND cell = '\(scroll)'")
+        try db.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id = \(id3) AND cell = '\(scroll)'")
         try db.execute("UPDATE result SET status = 'pass', failed_invariants = 0 WHERE run_id = \(id3) AND cell = '\(tall)'")
         try scratch.edit("Scenarios/worked/7.5-scroll-view-field.yaml", replacing: "title: Text field low",
                          with: "title: A text field low")
@@ -152,6 +152,32 @@ import KBSQLite
         #expect(run4.counts.regressions == 1)
     }
 
+    @Test func theSameNumbersInAnotherEncodingAreNoStateChange() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("kb.sqlite"))
+        defer { store.close() }
+        let db = store.database
+        let (_, id1) = try runMatrix(store, plainOnly)
+        // As an older kbharness stored it: the same numbers, other key order and spacing, another hash; and no
+        // reference to judge the cell, so only the comparison with the previous run could speak.
+        let cell = seCell(plainBottomField)
+        let state = try #require(try db.scalarText("SELECT state FROM result WHERE run_id = ?", [.integer(id1)]))
+        let reencoded = String(decoding: try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: Data(state.utf8)),
+                                                                    options: [.prettyPrinted]), as: UTF8.self)
+        #expect(reencoded != state)
+        try db.execute("UPDATE result SET state = '\(reencoded)', state_hash = 'old-encoding' WHERE run_id = \(id1)")
+        try db.execute("DELETE FROM cell_reference WHERE cell = '\(cell)'")
+        let (report, id2) = try runMatrix(store, plainOnly)
+        #expect(try regressions(store, id2) == [])
+        #expect(report.closingLine.hasSuffix("; no regressions"))
+        // A number that really moved is a state change.
+        try db.execute("UPDATE result SET state = json_set(state, '$[1].metrics.gap', 11), state_hash = 'moved' WHERE run_id = \(id2)")
+        try db.execute("DELETE FROM cell_reference WHERE cell = '\(cell)'")
+        let (_, id3) = try runMatrix(store, plainOnly)
+        #expect(try regressions(store, id3).map { [$0[0], $0[7]] } == [["state_changed", "1"]])
+    }
+
     @Test func previousComparisonSkipsAbortedRuns() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -161,12 +187,12 @@ import KBSQLite
         let (_, id2) = try runMatrix(store, plainOnly)
         // Run 2 did not complete: its (tampered) result is not what run 3 compares with.
         try store.database.execute("UPDATE run SET status = 'aborted' WHERE id = \(id2)")
-        try store.database.execute("UPDATE result SET state_hash = 'tampered' WHERE run_id = \(id2)")
+        try store.database.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id = \(id2)")
         let (report, id3) = try runMatrix(store, plainOnly)
         #expect(try regressions(store, id3) == [])
         #expect(report.exitCode == 0)
         // And with run 1 tampered instead, run 1 is the one compared with.
-        try store.database.execute("UPDATE result SET state_hash = 'tampered' WHERE run_id IN (\(id1), \(id3))")
+        try store.database.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id IN (\(id1), \(id3))")
         try store.database.execute("UPDATE run SET status = 'aborted' WHERE id = \(id3)")
         let (_, id4) = try runMatrix(store, plainOnly)
         #expect(try regressions(store, id4).map { [$0[0], $0[2], $0[5]] } == [["state_changed", "\(id1)", "tampered"]])

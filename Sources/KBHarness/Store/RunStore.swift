@@ -174,6 +174,8 @@ public struct PreviousResult: Sendable, Equatable {
     public var status: CellStatus
     /// Whether its invariants and expected values held (`CellVerdict.held`), whatever its reference said.
     public var verdictHeld: Bool
+    /// Its `result` row, to read its state when the hashes differ; nil when not known.
+    public var resultID: Int64? = nil
     /// Hash of its per-step state.
     public var stateHash: String
     /// Scenario definition hash then.
@@ -472,7 +474,7 @@ extension HarnessStore {
         let range = CellRange(scenario: scenario)
         let statement = try database.prepare("""
             SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash,
-                   r.failed_invariants, r.failed_expectations
+                   r.failed_invariants, r.failed_expectations, r.id
             FROM result r
             JOIN run ON run.id = r.run_id
             WHERE r.id IN (SELECT max(r2.id) FROM result r2 JOIN run run2 ON run2.id = r2.run_id
@@ -487,8 +489,8 @@ extension HarnessStore {
                   let stateHash = row.text(4), let scenarioHash = row.text(5), let deviceHash = row.text(6) else { return }
             let held = CellVerdict.held(status, failedInvariants: row.boundedInt(7), failedExpectations: row.boundedInt(8))
             previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, verdictHeld: held,
-                                            stateHash: stateHash, scenarioHash: scenarioHash, deviceHash: deviceHash,
-                                            timing: nil)
+                                            resultID: row.int64(9), stateHash: stateHash, scenarioHash: scenarioHash,
+                                            deviceHash: deviceHash, timing: nil)
         }
         for (cell, reference) in try timingReferences(before: runID, range: range) { previous[cell]?.timing = reference }
         return previous
