@@ -64,6 +64,30 @@ import Testing
         #expect(ReferenceFile.fileName(for: "a//b") == "a/%/b")
     }
 
+    @Test func aProjectsScenariosReadTheirFilesAndOthersTheDatabase() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let folder = scratch.file("kb")
+        var scenario = try #require(try ScenarioLibrary.load(paths: [starterLibraryDirectory]).scenario(plainBottomField))
+        let files = ReferenceFiles(folder: folder)
+        scenario.source = SourceLocation(file: scratch.file("elsewhere/7.1.yaml"), line: 1, column: 1)
+        #expect(try files.references(for: scenario) == nil, "not the folder's: the database's references apply")
+        scenario.source = SourceLocation(file: folder + "/worked/7.1.yaml", line: 1, column: 1)
+        #expect(try files.references(for: scenario) == [:], "the folder's, with no file yet: no references")
+        let path = folder + "/worked/__references__/worked/7.1-plain-bottom-field.json"
+        try FileManager.default.createDirectory(atPath: PathText.directory(of: path), withIntermediateDirectories: true)
+        var file = ReferenceFile(scenario: plainBottomField)
+        file.cells["iphone-se-1st-gen|portrait|standard|iq"] = "[" + Self.steps[0] + "]"
+        try file.text.write(toFile: path, atomically: true, encoding: .utf8)
+        let read = try #require(try files.references(for: scenario)?[plainBottomField + "|iphone-se-1st-gen|portrait|standard|iq"])
+        #expect(read.file == path && read.state == "[" + Self.steps[0] + "]")
+        #expect(read.stateHash == DefinitionHash.fnv1a64("[" + Self.steps[0] + "]"))
+        // A file beside the scenario that holds another scenario's references is refused.
+        file.scenario = "worked/other"
+        try file.text.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: HarnessError.self) { try files.references(for: scenario) }
+    }
+
     @Test func aBrokenFileIsNamedWithItsLineAndField() {
         func message(_ text: String) -> String? {
             do {

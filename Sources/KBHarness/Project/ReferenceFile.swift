@@ -20,6 +20,24 @@ import Foundation
 public struct ReferenceFile: Sendable, Equatable {
     /// The format identifier; a change that old readers cannot read bumps the number.
     public static let format = "kbharness.references/1"
+    /// The largest reference file read: far above a scenario's cells (a few KB each), far below memory.
+    public static let maximumBytes = 256 * 1024 * 1024
+
+    /// The text of the reference file at `path`, refused (65) when it is not a regular UTF-8 file of at most
+    /// `maximumBytes`.
+    static func read(_ path: String) throws -> String {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw HarnessError(.data, "\(path): a reference file must be a regular file")
+        }
+        guard Int(status.st_size) <= maximumBytes else {
+            throw HarnessError(.data, "\(path): \(status.st_size) bytes; a reference file is at most \(maximumBytes / 1024 / 1024) MiB")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw HarnessError(.data, "\(path): cannot read the reference file as UTF-8 text")
+        }
+        return text
+    }
 
     /// The scenario's key.
     public var scenario: String
@@ -284,10 +302,7 @@ public struct ReferenceFiles: Sendable, Equatable {
         guard holds(scenario.source.file) else { return nil }
         let path = ReferenceFile.path(scenario: scenario.key, sourceFile: scenario.source.file)
         guard FileManager.default.fileExists(atPath: path) else { return [:] }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw HarnessError(.data, "\(path): cannot read the reference file as UTF-8 text")
-        }
-        let file = try ReferenceFile.parse(text, file: path)
+        let file = try ReferenceFile.parse(try ReferenceFile.read(path), file: path)
         guard file.scenario == scenario.key else {
             throw HarnessError(.data, "\(path):1:1: scenario: the file holds the references of '\(file.scenario.echoed)', "
                                + "not of '\(scenario.key)' whose file it is beside")
@@ -342,9 +357,6 @@ extension HarnessStore {
     /// The reference file at `path`, or an empty one for `scenario` when there is none yet.
     static func existingReferenceFile(_ path: String, scenario: String) throws -> ReferenceFile {
         guard FileManager.default.fileExists(atPath: path) else { return ReferenceFile(scenario: scenario) }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw HarnessError(.data, "\(path): cannot read the reference file as UTF-8 text")
-        }
-        return try ReferenceFile.parse(text, file: path)
+        return try ReferenceFile.parse(try ReferenceFile.read(path), file: path)
     }
 }
