@@ -194,16 +194,22 @@ struct RunCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// A note when the scenarios directory holds definitions the database does not have yet.
+    /// A note when the scenarios directory, or this binary's built-in device profiles, hold definitions the
+    /// database does not have yet.
     func staleDefinitions(_ database: HarnessStore) throws -> String? {
-        guard FileManager.default.fileExists(atPath: scenarios),
-              let files = try? ScenarioLibrary.load(paths: [scenarios], checkLayouts: false) else { return nil }
+        guard FileManager.default.fileExists(atPath: scenarios) else { return nil }
         let stored = try database.loadLibrary().library
+        guard let files = try? ScenarioLibrary.load(paths: [scenarios], checkLayouts: false, storedDevices: stored.devices)
+        else { return nil }
+        let differing = files.devices.filter { stored.device($0.key)?.definitionHash != $0.definitionHash }
         let changed = files.scenarios.filter { stored.scenario($0.key)?.definitionHash != $0.definitionHash }.count
-            + files.devices.filter { stored.device($0.key)?.definitionHash != $0.definitionHash }.count
-        guard changed > 0 else { return nil }
-        let noun = changed == 1 ? "definition in \(scenarios) differs" : "definitions in \(scenarios) differ"
-        return "\(changed) \(noun) from the database; run `kbharness import` to use \(changed == 1 ? "it" : "them")"
+            + differing.filter { !$0.isBuiltIn }.count
+        let builtIn = differing.filter(\.isBuiltIn).count
+        var parts: [String] = []
+        if changed > 0 { parts.append("\(changed) \(changed == 1 ? "definition in \(scenarios) differs" : "definitions in \(scenarios) differ")") }
+        if builtIn > 0 { parts.append("\(builtIn) built-in device \(builtIn == 1 ? "profile differs" : "profiles differ")") }
+        guard !parts.isEmpty else { return nil }
+        return parts.joined(separator: " and ") + " from the database; run `kbharness import` to use \(changed + builtIn == 1 ? "it" : "them")"
     }
 }
 
