@@ -120,7 +120,7 @@ import KeyboardAvoidance
     }
 
     @Test func matrixCellsExpandDeviceMajor() throws {
-        let library = try ScenarioLibrary.load(directory: scenariosDirectory)
+        let library = try loadShippedLibrary()
         let signup = try #require(library.scenario("forms/signup-scroll"))
         let cells = library.cells(for: signup)
         #expect(cells.count == 32 * 5 + 9 * 6)
