@@ -32,6 +32,10 @@ let package = Package(
         .executableTarget(name: "MigrationEmbedder"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["MigrationEmbedder"]),
 
+        // Compiles Devices/*.yaml, the built-in device profiles, into the KBHarness module the same way.
+        .executableTarget(name: "DeviceProfileEmbedder"),
+        .plugin(name: "EmbedDeviceProfiles", capability: .buildTool(), dependencies: ["DeviceProfileEmbedder"]),
+
         .target(
             name: "KBHarness",
             dependencies: [
@@ -41,7 +45,7 @@ let package = Package(
                 "CSQLite",  // only for the raw C-API reference rate in `kbharness bench`
                 .product(name: "Yams", package: "Yams"),
             ],
-            plugins: ["EmbedMigrations"]
+            plugins: ["EmbedMigrations", "EmbedDeviceProfiles"]
         ),
         .executableTarget(
             name: "kbharness",

@@ -27,7 +27,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Cells in the large matrix measurement.")
     var cells = 100_000
 
-    @Option(help: ArgumentHelp("Scenarios directory for the bundled matrix (its devices.yaml also serves --end-to-end).", valueName: "path"))
+    @Option(help: ArgumentHelp("Scenarios directory for the bundled matrix (on the built-in devices and any devices file in it).", valueName: "path"))
     var scenarios = "Scenarios"
 
     @Option(name: .customLong("end-to-end"), help: ArgumentHelp("Also run about this many cells of generated scenarios end to end (0: skip).", valueName: "cells"))
@@ -53,7 +53,7 @@ struct BenchCommand: ParsableCommand {
                 print(report.line)
             }
             if endToEnd > 0 {
-                print(try EndToEndBenchmark.measure(cells: endToEnd, devicesFile: scenarios + "/devices.yaml").line)
+                print(try EndToEndBenchmark.measure(cells: endToEnd).line)
             }
         }
     }

@@ -12,7 +12,7 @@ enum FolderSync {
     static func bringUpToDate(_ database: HarnessStore, folder: String, frozen: Bool) throws {
         guard FileManager.default.fileExists(atPath: folder) else { return }
         let stored = try database.deviceCount() == 0 ? [] : database.loadStoredDevices().devices
-        let library = try ScenarioLibrary.load(paths: [folder], fallbackDevices: stored)
+        let library = try ScenarioLibrary.load(paths: [folder], storedDevices: stored)
         let drift = try database.drift(of: library, folder: folder)
         if !drift.changedFiles.isEmpty {
             let files = list(drift.changedFiles)

@@ -8,8 +8,10 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write N random, valid scenario files for large runs.",
         discussion: """
-            Writes <prefix>-000001.yaml … into the output directory, one scenario per file, plus a copy \
-            of the device profiles as devices.yaml, so `kbharness import DIR` takes the directory alone. \
+            Writes <prefix>-000001.yaml … into the output directory, one scenario per file, for the \
+            built-in device profiles, so `kbharness import DIR` takes the directory alone; --devices FILE \
+            also copies a devices file of your own there as devices.yaml (its profiles add to or replace \
+            built-in ones by key, and the cell count includes them). \
             Screens mix forms, scroll and stack views, tables, text views, nested scroll views and input \
             bars in every container, with keyboard distances and focus, next, previous, rotate, hide/show \
             and emoji steps. The same --seed gives byte-identical files on every machine. Prints how many \
@@ -29,8 +31,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "File-name prefix: <prefix>-000001.yaml, scenario key generated/<prefix>-000001.")
     var prefix = "gen"
 
-    @Option(help: ArgumentHelp("The device profiles to copy next to the scenarios.", valueName: "path"))
-    var devices = "Scenarios/devices.yaml"
+    @Option(help: ArgumentHelp("A devices file of your own to copy next to the scenarios as devices.yaml (default: none; the built-in profiles serve).", valueName: "path"))
+    var devices: String?
 
     @Flag(help: "Write into a non-empty directory, replacing the files a previous generation left there.")
     var force = false
@@ -43,7 +45,8 @@ struct GenerateCommand: ParsableCommand {
                                                      devicesFile: devices, force: force)
             let elapsed = clock.now - start
             let seconds = elapsed.inSeconds
-            print("wrote \(summary.scenarios) scenarios (\(summary.firstFile) … \(summary.lastFile)) and devices.yaml to \(output) in \(String(format: "%.2f", seconds)) s")
+            let copied = devices == nil ? "" : " and devices.yaml"
+            print("wrote \(summary.scenarios) scenarios (\(summary.firstFile) … \(summary.lastFile))\(copied) to \(output) in \(String(format: "%.2f", seconds)) s")
             print("\(summary.scenarios) scenarios × \(summary.devices) device profiles × orientations × keyboards = \(summary.cells) cells with the default strategy (\(String(format: "%.1f", summary.cellsPerScenario)) per scenario)")
             print("for about 10^4 cells use --count \(summary.count(forCells: 10_000)), 10^5: --count \(summary.count(forCells: 100_000)), 10^6: --count \(summary.count(forCells: 1_000_000))")
             print("next: kbharness import \(output) && kbharness run --device all --scenario 'generated/\(prefix)-*'")

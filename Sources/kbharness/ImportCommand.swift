@@ -15,8 +15,11 @@ struct ImportCommand: ParsableCommand {
             autoresizing masks and containers, with steps that walk its form as a user would (focus the \
             first input, Next through the rest, Done; `--steps focus-each` focuses each input in turn). \
             Each file gets a line: scenes, scenes with inputs, scenarios, and every scene left out or \
-            approximated, with its line. Without a devices file among the paths, the database's devices \
-            are used. \
+            approximated, with its line. Device profiles are built in (`kbharness devices` lists them): \
+            a file whose top-level key is `devices:` adds profiles, or replaces a built-in one by key, \
+            and the database keeps it until a file defining that key is imported again. When an import \
+            reads the file an override came from again and the override is gone, the built-in profile \
+            comes back. \
             Definitions whose normalised form is unchanged are not touched. On any error nothing is \
             written: each error names file:line:column and the field, and the exit code is 65 (66 when a \
             path does not exist or holds no scenario files). A busy database is waited for up to 5 s, \
@@ -51,15 +54,18 @@ struct ImportCommand: ParsableCommand {
             }
             // A new database is created only once its files load: a failed first import left an empty one behind.
             let isNew = !FileManager.default.fileExists(atPath: store.path)
-            let loadedFirst = isNew ? try ScenarioLibrary.load(paths: paths, fallbackDevices: [], steps: steps) : nil
+            let loadedFirst = isNew ? try ScenarioLibrary.load(paths: paths, steps: steps) : nil
             let database = try store.open(create: true)
             defer { database.close() }
             // Only the devices: a stored scenario that no longer parses must not stop the import that replaces it.
             let stored = try database.deviceCount() == 0 ? (devices: [], unreadable: []) : database.loadStoredDevices()
             for key in stored.unreadable {
-                printNote("note: the stored device '\(key)' no longer parses; importing its devices file replaces it")
+                let fix = (try? BuiltInDevices.profile(key)) != nil
+                    ? "this import replaces it with the built-in profile unless a file among the paths defines it"
+                    : "importing its devices file replaces it"
+                printNote("note: the stored device '\(key)' no longer parses; \(fix)")
             }
-            let library = try loadedFirst ?? ScenarioLibrary.load(paths: paths, fallbackDevices: stored.devices, steps: steps)
+            let library = try loadedFirst ?? ScenarioLibrary.load(paths: paths, storedDevices: stored.devices, steps: steps)
             for report in library.interfaceBuilderReports {
                 print(report.summary)
                 for line in report.details { printNote("  \(line)") }
@@ -80,6 +86,10 @@ struct ImportCommand: ParsableCommand {
                 }
             }
             for warning in library.ambiguityWarnings() { printNote("warning: \(warning)") }
+            for device in library.devicesKeptWithoutTheirFile {
+                printNote("note: device '\(device.key)' is no longer in \(device.source.file); the database keeps it "
+                          + "(import never deletes a device) and `run --device all` still runs it")
+            }
         }
     }
 }

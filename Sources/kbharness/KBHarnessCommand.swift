@@ -8,8 +8,9 @@ struct KBHarnessCommand: ParsableCommand {
         commandName: "kbharness",
         abstract: "Prove, without a device, that the keyboard never hides a text field.",
         discussion: """
-            Scenarios and device profiles live in Scenarios/ and are imported into an SQLite database \
-            (./kbharness.sqlite by default). `kbharness run` runs the avoidance engine over the matrix \
+            Scenarios live in Scenarios/ and are imported into an SQLite database (./kbharness.sqlite by \
+            default); the 41 device profiles are built in, and a devices file of yours adds or overrides \
+            them (`kbharness devices` says where each comes from). `kbharness run` runs the avoidance engine over the matrix \
             scenario × device × orientation × keyboard × strategy, records every result, regression \
             and timing, and exits 1 when anything failed or regressed.
 

@@ -98,7 +98,9 @@ enum FirstUse {
     static func importScenariosIfEmpty(_ database: HarnessStore, from directory: String) throws {
         guard try database.isEmpty() else { return }
         try requireScenarios(directory, for: database.path)
-        let library = try ScenarioLibrary.load(paths: [directory])
+        // Devices imported before the scenarios (a user's own devices file) are kept, as `import` keeps them.
+        let stored = try database.deviceCount() == 0 ? [] : database.loadStoredDevices().devices
+        let library = try ScenarioLibrary.load(paths: [directory], storedDevices: stored)
         let summary = try database.importLibrary(library)
         printNote("first use: imported \(directory) into \(database.path) (\(summary.line))")
     }

@@ -7,10 +7,9 @@ import KeyboardAvoidance
 // metadata, for covering the screens and options the library promises, and for running on every device
 // of their matrices.
 
-/// The shipped library, loaded (layouts checked on every device of every matrix) once for the suite.
-private let shippedLibraryResult = Result { () throws(ScenarioLoadError) -> ScenarioLibrary in
-    try ScenarioLibrary.load(directory: scenariosDirectory)
-}
+/// The shipped library (the files `Scenarios/manifest.sha256` lists, not whatever else the folder holds),
+/// loaded (layouts checked on every device of every matrix) once for the suite.
+private let shippedLibraryResult = Result { try loadShippedLibrary() }
 
 /// The shipped library, or the load error.
 private func shippedLibrary() throws -> ScenarioLibrary { try shippedLibraryResult.get() }
@@ -259,7 +258,7 @@ private func runCell(_ library: ScenarioLibrary, _ scenarioKey: String, device: 
     @Test func theWholeLibraryRunsOnEveryDeviceWithoutErrors() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let store = try storeWithLibrary(scratch.file("library.sqlite"), scenarios: scenariosDirectory)
+        let store = try storeWithShippedLibrary(scratch.file("library.sqlite"))
         let selection = RunSelection()
         var options = RunOptions()
         options.timingSamples = 0

@@ -133,7 +133,7 @@ import KeyboardAvoidance
         let all = try sqlite3Rows(database, "SELECT * FROM v_expected")
         #expect(Set(all.compactMap { $0["scenario"] }) == Set(library.scenarios.filter { !$0.expectations.isEmpty }.map(\.key)))
 
-        // v_device_trust: provenance entries per confidence, counted from devices.yaml.
+        // v_device_trust: provenance entries per confidence, counted from the built-in Devices/devices.yaml.
         let trust = try sqlite3Rows(database, "SELECT * FROM v_device_trust")
         #expect(trust.map { $0["device"] } == library.devices.map(\.key).sorted())
         for device in library.devices {

@@ -272,7 +272,7 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
               - card.height == 100
             """.write(toFile: file, atomically: true, encoding: .utf8)
         let database = scratch.file("kb.sqlite")
-        let imported = try kbharness(["import", "--db", database, scenariosDirectory + "/devices.yaml"], in: scratch.url.path)
+        let imported = try kbharness(["import", "--db", database, file], in: scratch.url.path)
         #expect(imported.status == 0, "\(imported.stderr)")
         let result = try kbharness(["layout", file, "--db", database, "--device", "iphone-8", "--format", "json"], in: scratch.url.path)
         #expect(result.status == 0, "\(result.stderr)")

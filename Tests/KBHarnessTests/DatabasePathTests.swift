@@ -98,11 +98,15 @@ import Testing
         #expect(importDefault.stderr == "kbharness: error: there is no Scenarios directory to import (the default, relative "
                 + "to where kbharness runs): name the files or directories to import, e.g. `kbharness import path/to/Scenarios`, "
                 + "or run `kbharness init` to start a project\n")
-        // A first import that fails creates no database either.
+        // A first import that fails (a device nobody defines) creates no database either.
         try smallLibrary(scratch)
-        let noDevices = try kbharness(["import", "Scenarios/worked"], in: scratch.path)
-        #expect(noDevices.status == 65, "\(noDevices.stderr)")
+        try scratch.write("Scenarios/worked/unknown-device.yaml", "key: t/unknown\ntitle: U\nmatrix: {devices: [iphone-99]}\n")
+        let unknownDevice = try kbharness(["import", "Scenarios/worked"], in: scratch.path)
+        #expect(unknownDevice.status == 65, "\(unknownDevice.stderr)")
+        #expect(unknownDevice.stderr.hasPrefix("kbharness: error: Scenarios/worked/unknown-device.yaml:3:20: matrix.devices[0]: unknown device 'iphone-99'"),
+                "\(unknownDevice.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["Scenarios"])
+        try FileManager.default.removeItem(atPath: scratch.file("Scenarios/worked/unknown-device.yaml"))
         // Named with --scenarios, the same run works from anywhere.
         let named = try kbharness(["run", "--device", "iphone-se-1st-gen", "--samples", "0", "--db", "x.sqlite",
                                    "--scenarios", scratch.file("Scenarios")], in: scratch.file("Scenarios/worked"))

@@ -3,7 +3,7 @@ import Testing
 import KeyboardAvoidance
 @testable import KBHarness
 
-/// The shipped device library (`Scenarios/devices.yaml`): coverage of the reference devices, the iOS 26
+/// The built-in device library (`Devices/devices.yaml`, compiled in): coverage of the reference devices, the iOS 26
 /// variants, provenance for every value, and every number checked against `devices.json`.
 @Suite struct DeviceLibraryTests {
     /// Every `id` of the reference `devices.json`, in its order. Kept here as well so coverage is checked
@@ -29,9 +29,9 @@ import KeyboardAvoidance
     static let referencePath = packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/reference/devices.json").path
 
-    /// The shipped profiles, loaded the way `kbharness` loads them (key uniqueness is checked there).
+    /// The built-in profiles, validated the way `kbharness` validates a library (key uniqueness is checked there).
     private func library() throws -> [DeviceProfile] {
-        try ScenarioLibrary.load(paths: [scenariosDirectory + "/devices.yaml"]).devices
+        try ScenarioLibrary(devices: try BuiltInDevices.profiles(), scenarios: []).devices
     }
 
     @Test func everyReferenceDeviceHasAProfile() throws {

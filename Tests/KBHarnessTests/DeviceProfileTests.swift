@@ -74,7 +74,7 @@ import KeyboardAvoidance
             #expect(estimated.count == 2 && estimated.allSatisfy { $0.confidence == .estimated })
             #expect(estimated.allSatisfy { $0.source == "assumed equal to predictive: no public measurement" })
             #expect(device.provenance.contains { $0.field == "points" && $0.confidence == .measured })
-            #expect(device.source.file == "devices.yaml")
+            #expect(device.source.file == "<built-in>/devices.yaml" && device.isBuiltIn)
         }
     }
 

@@ -6,7 +6,7 @@ import KeyboardAvoidance
 /// numbers of the spec: this ties the generated geometry (bars, safe areas, margins) to the algorithm.
 @Suite struct EngineCrossCheckTests {
     private func load() throws -> ScenarioLibrary {
-        try ScenarioLibrary.load(directory: scenariosDirectory)
+        try loadShippedLibrary()
     }
 
     private func show(_ sim: inout Simulation, _ device: DeviceProfile, _ kind: KeyboardKind, _ orientation: Orientation = .portrait) {

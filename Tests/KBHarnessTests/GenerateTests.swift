@@ -5,8 +5,6 @@ import KBSQLite
 
 /// `kbharness generate`: deterministic bytes, valid scenarios that run without errors, every feature drawn.
 @Suite struct GenerateTests {
-    private static let devicesFile = (starterLibraryDirectory as NSString).appendingPathComponent("devices.yaml")
-
     /// Every file of a directory, by name.
     private static func contents(_ directory: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
@@ -17,7 +15,8 @@ import KBSQLite
     }
 
     @discardableResult
-    private static func generate(_ count: Int, seed: UInt64, into directory: String, force: Bool = false) throws -> GenerationSummary {
+    private static func generate(_ count: Int, seed: UInt64, into directory: String, devicesFile: String? = nil,
+                                 force: Bool = false) throws -> GenerationSummary {
         try GeneratedLibrary.write(count: count, seed: seed, prefix: "gen", output: directory, devicesFile: devicesFile,
                                    force: force)
     }
@@ -38,10 +37,48 @@ import KBSQLite
         try Self.generate(60, seed: 42, into: scratch.file("a"))
         try Self.generate(60, seed: 42, into: scratch.file("b"))
         let first = try Self.contents(scratch.file("a")), second = try Self.contents(scratch.file("b"))
-        #expect(first.count == 61)  // 60 scenarios and devices.yaml
+        #expect(first.count == 60)  // 60 scenarios; the devices are built in
         #expect(first == second)
         #expect(first["gen-000001.yaml"] != nil && first["gen-000060.yaml"] != nil)
-        #expect(first["devices.yaml"] == FileManager.default.contents(atPath: Self.devicesFile))
+    }
+
+    /// A devices file of one's own is copied beside the scenarios, and the cells are counted on the profiles an
+    /// import of the directory uses: the built-in ones, one of them replaced, and the added one.
+    @Test func aDevicesFileOfOnesOwnIsCopiedAndCounted() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let builtIn = try Self.generate(5, seed: 4, into: scratch.file("plain"))
+        #expect(builtIn.devices == 41)
+        // iphone-8 without its number pad (one keyboard fewer), and a copy of it under a new key.
+        let own = try ownDevicesFile(in: scratch)
+        let summary = try Self.generate(5, seed: 4, into: scratch.file("own"), devicesFile: own)
+        #expect(summary.devices == 42)
+        let eight = try starterDevice("iphone-8")
+        let orientations = (1...5).reduce(0) { $0 + ScreenGenerator(seed: 4).scenario(number: $1).orientations.count }
+        // The added copy brings iphone-8's cells less one keyboard per orientation; the override loses one per orientation.
+        let perDevice = (1...5).reduce(0) { total, number in
+            total + ScreenGenerator(seed: 4).scenario(number: number).orientations.reduce(0) { $0 + eight.keyboardKinds($1).count }
+        }
+        #expect(summary.cells == builtIn.cells + (perDevice - orientations) - orientations)
+        #expect(try Self.contents(scratch.file("own"))["devices.yaml"] == FileManager.default.contents(atPath: own))
+        let imported = try kbharness(["import", "own", "--db", "k.sqlite"], in: scratch.path)
+        #expect(imported.stdout.contains("devices: 42 added"), "\(imported.stdout)\(imported.stderr)")
+        let run = try kbharness(["run", "--db", "k.sqlite", "--scenarios", "own", "--samples", "0"], in: scratch.path)
+        #expect(run.stdout.contains("run ") && run.stdout.contains(": \(summary.cells) cells in "), "\(run.stdout)\(run.stderr)")
+    }
+
+    /// A user's devices file: iphone-8 without a number pad, and `own-phone`, the same again under its own key.
+    private func ownDevicesFile(in scratch: Scratch) throws -> String {
+        let text = try starterDevicesText()
+        let start = try #require(text.range(of: "  - key: iphone-8\n"))
+        let end = try #require(text.range(of: "  - key: iphone-8-plus\n"))
+        let eight = String(text[start.lowerBound..<end.lowerBound])
+            .replacingOccurrences(of: ", numberPad: 216}", with: "}").replacingOccurrences(of: ", numberPad: 163}", with: "}")
+        #expect(!eight.contains("numberPad: 2") && !eight.contains("numberPad: 1"))
+        let kept = eight.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("field: keyboards.portrait.numberPad") && !$0.contains("field: keyboards.landscape.numberPad") }
+            .joined(separator: "\n")
+        return try scratch.write("own-devices.yaml", "devices:\n" + kept + kept.replacingOccurrences(of: "key: iphone-8\n", with: "key: own-phone\n"))
     }
 
     @Test func aScenarioDoesNotDependOnTheCount() throws {
@@ -120,19 +157,17 @@ import KBSQLite
         try Self.generate(5, seed: 3, into: output, force: true)
         let names = try FileManager.default.contentsOfDirectory(atPath: output).sorted()
         // The stale gen-000006…10 are gone; a file that is not ours stays.
-        #expect(names == ["devices.yaml", "gen-000001.yaml", "gen-000002.yaml", "gen-000003.yaml", "gen-000004.yaml",
+        #expect(names == ["gen-000001.yaml", "gen-000002.yaml", "gen-000003.yaml", "gen-000004.yaml",
                           "gen-000005.yaml", "notes.txt"])
         try scratch.write("plain-file", "x")
         #expect {
             try Self.generate(1, seed: 1, into: scratch.file("plain-file"))
         } throws: { ($0 as? HarnessError)?.kind == .cannotCreate }
         #expect {
-            try GeneratedLibrary.write(count: 0, seed: 1, prefix: "gen", output: scratch.file("zero"),
-                                       devicesFile: Self.devicesFile, force: false)
+            try GeneratedLibrary.write(count: 0, seed: 1, prefix: "gen", output: scratch.file("zero"), force: false)
         } throws: { ($0 as? HarnessError)?.kind == .usage }
         #expect {
-            try GeneratedLibrary.write(count: 1, seed: 1, prefix: "Bad/Prefix", output: scratch.file("bad"),
-                                       devicesFile: Self.devicesFile, force: false)
+            try GeneratedLibrary.write(count: 1, seed: 1, prefix: "Bad/Prefix", output: scratch.file("bad"), force: false)
         } throws: { ($0 as? HarnessError)?.kind == .usage }
         #expect {
             try GeneratedLibrary.write(count: 1, seed: 1, prefix: "gen", output: scratch.file("nodevices"),
@@ -146,8 +181,7 @@ import KBSQLite
         try scratch.copyScenarios()
         let first = try kbharness(["generate", "--count", "4", "--seed", "9", "--output", "gen"], in: scratch.path)
         #expect(first.status == 0, "\(first.stderr)")
-        let summary = try GeneratedLibrary.write(count: 4, seed: 9, prefix: "gen", output: scratch.file("again"),
-                                                 devicesFile: scratch.file("Scenarios/devices.yaml"), force: false)
+        let summary = try GeneratedLibrary.write(count: 4, seed: 9, prefix: "gen", output: scratch.file("again"), force: false)
         #expect(first.stdout.contains("= \(summary.cells) cells"), "\(first.stdout)")
         #expect(first.stdout.contains("10^6: --count \(summary.count(forCells: 1_000_000))"))
         #expect(try Self.contents(scratch.file("gen")) == Self.contents(scratch.file("again")))

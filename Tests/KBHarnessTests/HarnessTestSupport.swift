@@ -35,7 +35,7 @@ struct Scratch {
         return full
     }
 
-    /// Copies the package's `Scenarios/` directory to `name` here and returns its path.
+    /// Copies the starter library (six scenarios, see `starterLibraryDirectory`) to `name` here and returns its path.
     @discardableResult
     func copyScenarios(to name: String = "Scenarios") throws -> String {
         let destination = file(name)
@@ -291,7 +291,7 @@ func printedRunUUID(_ output: String) -> String? {
 struct BadLibrary: Sendable, CustomStringConvertible {
     /// Short name, also the directory name.
     var name: String
-    /// Files relative to the library directory (a `devices.yaml` is added unless given).
+    /// Files relative to the library directory (the devices are built in; a `devices.yaml` here is the user's).
     var files: [String: String]
     /// The file the first error must name, relative to the library directory.
     var file: String
@@ -377,9 +377,7 @@ struct BadLibrary: Sendable, CustomStringConvertible {
 
     /// Writes the library under `parent/<name>` and returns its directory.
     func write(in scratch: Scratch, under parent: String = "bad") throws -> String {
-        var all = files
-        if all["devices.yaml"] == nil { all["devices.yaml"] = try starterDevicesText() }
-        for (name, text) in all { try scratch.write("\(parent)/\(self.name)/\(name)", text) }
+        for (name, text) in files { try scratch.write("\(parent)/\(self.name)/\(name)", text) }
         return scratch.file("\(parent)/\(self.name)")
     }
 }

@@ -94,9 +94,9 @@ enum ScenarioMutator {
     /// Sized for about 20 s in a debug build on two cores; `KBHARNESS_FUZZ_ITERATIONS` raises it.
     static let iterations = Int(ProcessInfo.processInfo.environment["KBHARNESS_FUZZ_ITERATIONS"] ?? "") ?? 600
 
-    /// Valid scenario files to start from: every scenario under `Scenarios/` (the starter fixture is a subset).
+    /// Valid scenario files to start from: every shipped scenario (the manifest's; the starter fixture is a subset).
     static func seeds() throws -> [(name: String, text: String)] {
-        let library = try ScenarioLibrary.load(paths: [scenariosDirectory], checkLayouts: false)
+        let library = try loadShippedLibrary(checkLayouts: false)
         return try library.scenarios.map { scenario in
             (String(scenario.source.file.dropFirst(scenariosDirectory.count + 1)),
              try String(contentsOfFile: scenario.source.file, encoding: .utf8))

@@ -4,11 +4,9 @@ import Testing
 
 /// `kbharness import` of storyboards, run as a user would: the per-file summary, re-imports, edits and bad files.
 @Suite(.serialized) struct InterfaceBuilderCLITests {
-    /// A scratch project with the shipped devices imported and our Form.storyboard under `screens/`.
+    /// A scratch project with our Form.storyboard under `screens/` (the devices are built in).
     private func project() throws -> Scratch {
         let scratch = try Scratch()
-        let devices = try kbharness(["import", starterLibraryDirectory + "/devices.yaml"], in: scratch.path)
-        #expect(devices.status == 0, "\(devices.stderr)")
         let form = try String(contentsOfFile: InterfaceBuilderImportTests.fixture("Form.storyboard"), encoding: .utf8)
         try scratch.write("screens/Form.storyboard", form)
         return scratch

@@ -19,7 +19,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         // The whole shipped library, so some cells pass with declared known issues (system-out).
-        try FileManager.default.copyItem(atPath: scenariosDirectory, toPath: scratch.file("Scenarios"))
+        try scratch.copyShippedScenarios()
         // Only passes: the worked examples as shipped.
         let passing = try kbharness(Self.seStandard + ["--scenario", "worked/*", "--junit", "passing.xml"], in: scratch.path)
         #expect(passing.status == 0, "\(passing.stderr)")

@@ -8,7 +8,7 @@ import KeyboardAvoidance
     @Test func theArticlesTraceIsPrintedAsEachVersionPrintsIt() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let store = try storeWithLibrary(scratch.file("kb.sqlite"), scenarios: scenariosDirectory)
+        let store = try storeWithShippedLibrary(scratch.file("kb.sqlite"))
         defer { store.close() }
         let selection = RunSelection(scenarioGlob: "trace/iq-4.0.4-article", strategies: StrategyCatalog.keys)
         let (report, _) = try runMatrix(store, selection)

@@ -240,7 +240,7 @@ import KBSQLite
     @Test func storedDefinitionHashesAreTheHashesOfTheStoredDefinitions() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let store = try storeWithLibrary(scratch.file("kb.sqlite"), scenarios: scenariosDirectory)
+        let store = try storeWithShippedLibrary(scratch.file("kb.sqlite"))
         defer { store.close() }
         let stored = try store.loadLibrary()
         #expect(stored.scenarioHashes.count == stored.library.scenarios.count)

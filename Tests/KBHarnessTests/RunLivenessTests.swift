@@ -2,10 +2,9 @@ import Foundation
 import Testing
 @testable import KBHarness
 
-/// A small library: the devices and one scenario, so a run has few cells and starts at once.
+/// A small library: one scenario on the built-in devices, so a run has few cells and starts at once.
 func smallLibrary(_ scratch: Scratch) throws {
     try FileManager.default.createDirectory(atPath: scratch.file("Scenarios/worked"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: starterLibraryDirectory + "/devices.yaml", toPath: scratch.file("Scenarios/devices.yaml"))
     try FileManager.default.copyItem(atPath: starterLibraryDirectory + "/worked/7.1-plain-bottom-field.yaml",
                                      toPath: scratch.file("Scenarios/worked/7.1-plain-bottom-field.yaml"))
 }

@@ -5,10 +5,9 @@ import KeyboardAvoidance
 
 /// Loading directories: discovery, cross-file validation, matrix expansion.
 @Suite struct ScenarioLibraryTests {
-    /// A directory with the starter devices and the given scenario files.
+    /// A directory with the given scenario files, on the built-in devices.
     private func library(_ files: [String: String]) throws -> (TemporaryDirectory, Result<ScenarioLibrary, ScenarioLoadError>) {
         let directory = try TemporaryDirectory()
-        try directory.write("devices.yaml", try starterDevicesText())
         for (name, text) in files { try directory.write(name, text) }
         do {
             return (directory, .success(try ScenarioLibrary.load(directory: directory.path)))
@@ -89,15 +88,13 @@ import KeyboardAvoidance
         ])
     }
 
-    @Test func aDirectoryWithoutDevicesIsAnError() throws {
+    @Test func aDirectoryWithoutDevicesRunsOnTheBuiltInOnes() throws {
         let directory = try TemporaryDirectory()
         try directory.write("s.yaml", "key: t/a\ntitle: A\n")
-        do {
-            _ = try ScenarioLibrary.load(directory: directory.path)
-            Issue.record("loaded")
-        } catch {
-            #expect(error.errors.map(\.message) == ["no device profiles: add a file whose top-level key is 'devices:' (e.g. import Scenarios/devices.yaml first)"])
-        }
+        let library = try ScenarioLibrary.load(directory: directory.path)
+        #expect(library.devices.map(\.key) == (try BuiltInDevices.profiles()).map(\.key))
+        #expect(library.devices.count == 41 && library.devices.allSatisfy(\.isBuiltIn))
+        #expect(library.devices.first?.source == SourceLocation(file: "<built-in>/devices.yaml", line: 25, column: 5))
     }
 
     @Test func errorsOfSeveralFilesAreReportedTogether() throws {
@@ -123,7 +120,7 @@ import KeyboardAvoidance
     }
 
     @Test func matrixCellsExpandDeviceMajor() throws {
-        let library = try ScenarioLibrary.load(directory: scenariosDirectory)
+        let library = try loadShippedLibrary()
         let signup = try #require(library.scenario("forms/signup-scroll"))
         let cells = library.cells(for: signup)
         #expect(cells.count == 32 * 5 + 9 * 6)
@@ -146,7 +143,7 @@ import KeyboardAvoidance
 
     @Test func shippedScenarioHashesAreStableAcrossLoads() throws {
         let first = try ScenarioLibrary.load(directory: starterLibraryDirectory)
-        let second = try ScenarioLibrary.load(paths: [starterLibraryDirectory + "/devices.yaml", starterLibraryDirectory + "/worked",
+        let second = try ScenarioLibrary.load(paths: [starterLibraryDirectory + "/worked",
                                                       starterLibraryDirectory + "/login", starterLibraryDirectory + "/chat",
                                                       starterLibraryDirectory + "/forms", starterLibraryDirectory + "/comments"])
         #expect(first.scenarios.count == 6 && second.scenarios.count == 6)

@@ -7,18 +7,16 @@ import KeyboardAvoidance
 /// The spec's worked examples (iq-engine-spec.md §7.1–§7.10) as shipped scenarios under `Scenarios/worked/`:
 /// each one carries the spec's numbers as expected values, and the engine must reproduce them.
 ///
-/// The library is loaded from `devices.yaml` and `worked/` only, so scenarios being written elsewhere in
-/// `Scenarios/` cannot break these tests.
+/// The library is the shipped files of `worked/` only (as `Scenarios/manifest.sha256` lists them), on the
+/// built-in devices, so scenarios being written elsewhere in `Scenarios/` cannot break these tests.
 @Suite struct ScenarioLibraryWorkedTests {
-    static let workedDirectory = scenariosDirectory + "/worked"
-    static let devicesFile = scenariosDirectory + "/devices.yaml"
     static let selection = RunSelection(scenarioGlob: "worked/*")
 
     /// The device the spec's notched examples use (375×812).
     static let notched = "iphone-x-xs-11-pro"
 
     static func library() throws -> ScenarioLibrary {
-        try ScenarioLibrary.load(paths: [devicesFile, workedDirectory])
+        try ScenarioLibrary.load(paths: try shippedScenarioPaths(under: "worked/"))
     }
 
     /// A store in `scratch` with the worked library imported.

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func noBundledScenarioNorGeneratedOneComesNearTheLimits() throws {
-        var scenarios = try ScenarioLibrary.load(paths: [scenariosDirectory], checkLayouts: false).scenarios
+        var scenarios = try loadShippedLibrary(checkLayouts: false).scenarios
         let generator = ScreenGenerator(seed: 1)
         for number in 1...400 {
             let generated = generator.scenario(number: number)

@@ -11,7 +11,7 @@ import KeyboardAvoidance
             Issue.record("\(error)")
             return
         }
-        // The devices file in file order: 27 devices of the reference data and 14 iOS 26 variants.
+        // The built-in devices in file order: 27 devices of the reference data and 14 iOS 26 variants.
         #expect(library.devices.count == 41)
         #expect(library.devices.map(\.key)
                 == (try DeviceProfile.parseDevices(try starterDevicesText(), file: "devices.yaml")).map(\.key))

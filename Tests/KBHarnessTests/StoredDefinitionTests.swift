@@ -39,7 +39,7 @@ import Testing
             #expect(unchanged)
         }
         // A device's name and a provenance source, in a devices file.
-        var devices = try String(contentsOfFile: starterLibraryDirectory + "/devices.yaml", encoding: .utf8)
+        var devices = try starterDevicesText()
         for (old, new) in [("name: \"iPhone SE (1st generation)", "name: \"iPhone SE\\x01 (1st generation)"),
                            ("source: \"Apple HIG device table; ebelinski/iosref @3d21dbe\"}", "source: \"Apple HIG\\uFFFF\"}")] {
             let range = try #require(devices.range(of: old))
@@ -61,8 +61,7 @@ import Testing
         defer { scratch.remove() }
         try scratch.write("notes.yaml", Self.notes(title: "Notes"))
         try scratch.write("other.yaml", Self.notes(title: "Other").replacingOccurrences(of: "t/notes", with: "t/other"))
-        let devices = starterLibraryDirectory + "/devices.yaml"
-        #expect(try kbharness(["import", devices, "notes.yaml"], in: scratch.path).status == 0)
+        #expect(try kbharness(["import", "notes.yaml"], in: scratch.path).status == 0)
         let run = ["run", "--device", "iphone-se-1st-gen", "--orientation", "portrait", "--keyboard", "standard", "--samples", "0"]
         #expect(try kbharness(run, in: scratch.path).status == 0)
 
@@ -90,7 +89,7 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("2 passed"), "\(again.stdout)")
 
-        // A damaged device: importing a scenario alone says so, and importing the devices file replaces it.
+        // A damaged built-in device: any import says so and puts the built-in profile back.
         _ = try sqlite3(database, """
             UPDATE device SET definition = replace(definition, '"name":"iPhone SE', '"name":"iPhone' || char(127) || ' SE')
             WHERE key = 'iphone-se-1st-gen'
@@ -98,9 +97,25 @@ import Testing
         #expect(try kbharness(run, in: scratch.path).status == 65)
         let note = try kbharness(["import", "other.yaml"], in: scratch.path)
         #expect(note.status == 0, "\(note.stderr)")
-        #expect(note.stderr.contains("the stored device 'iphone-se-1st-gen' no longer parses; importing its devices file replaces it"))
-        let repaired = try kbharness(["import", devices], in: scratch.path)
-        #expect(repaired.stdout.contains("devices: 0 added, 1 updated, 40 unchanged"), "\(repaired.stdout)\(repaired.stderr)")
+        #expect(note.stderr.contains("the stored device 'iphone-se-1st-gen' no longer parses; this import replaces it with the built-in profile"),
+                "\(note.stderr)")
+        #expect(note.stdout.contains("devices: 0 added, 1 updated, 40 unchanged"), "\(note.stdout)")
+        #expect(try kbharness(run, in: scratch.path).status == 0)
+
+        // A damaged device of the user's own: importing a scenario alone says so, importing its devices file replaces it.
+        let own = try starterDevicesText().replacingOccurrences(of: "key: iphone-se-1st-gen\n", with: "key: own-se\n")
+        try scratch.write("own.yaml", "devices:\n" + own[own.range(of: "  - key: own-se\n")!.lowerBound...]
+                              .components(separatedBy: "\n  - key: ")[0] + "\n")
+        #expect(try kbharness(["import", "own.yaml"], in: scratch.path).stdout.contains("devices: 1 added, 0 updated, 41 unchanged"))
+        _ = try sqlite3(database, """
+            UPDATE device SET definition = replace(definition, '"name":"iPhone SE', '"name":"iPhone' || char(127) || ' SE')
+            WHERE key = 'own-se'
+            """)
+        let ownNote = try kbharness(["import", "other.yaml"], in: scratch.path)
+        #expect(ownNote.stderr.contains("the stored device 'own-se' no longer parses; importing its devices file replaces it"),
+                "\(ownNote.stderr)")
+        let repaired = try kbharness(["import", "own.yaml"], in: scratch.path)
+        #expect(repaired.stdout.contains("devices: 0 added, 1 updated, 41 unchanged"), "\(repaired.stdout)\(repaired.stderr)")
         #expect(try kbharness(run, in: scratch.path).status == 0)
     }
 }

@@ -9,13 +9,16 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 /// The shipped `Scenarios/` directory.
 let scenariosDirectory = packageRoot.appendingPathComponent("Scenarios").path
 
+/// The source of the built-in device profiles, which the EmbedDeviceProfiles plugin compiles in.
+let builtInDevicesFile = packageRoot.appendingPathComponent("Devices/devices.yaml").path
+
 /// The six starter scenarios the integration tests count on, relative to `Scenarios/`.
 let starterScenarioFiles = [
     "worked/7.1-plain-bottom-field.yaml", "worked/7.5-scroll-view-field.yaml", "comments/tall-text-view.yaml",
     "chat/input-bar.yaml", "forms/signup-scroll.yaml", "login/navigation-notched.yaml",
 ]
 
-/// A fixed library for integration tests: the shipped devices and the six starter scenarios, copied
+/// A fixed library for integration tests: the six starter scenarios (the devices are built in), copied
 /// once per test process, so counts in those tests do not move each time `Scenarios/` grows.
 let starterLibraryDirectory: String = {
     let temporary = FileManager.default.temporaryDirectory
@@ -29,7 +32,7 @@ let starterLibraryDirectory: String = {
     let directory = temporary
         .appendingPathComponent("kbharness-starter-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     do {
-        for file in ["devices.yaml"] + starterScenarioFiles {
+        for file in starterScenarioFiles {
             let destination = directory.appendingPathComponent(file)
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
@@ -41,11 +44,9 @@ let starterLibraryDirectory: String = {
     return directory.path
 }()
 
-/// The shipped device profiles, by key.
+/// The built-in device profiles, by key.
 func starterDevices() throws -> [String: DeviceProfile] {
-    let text = try String(contentsOfFile: scenariosDirectory + "/devices.yaml", encoding: .utf8)
-    let devices = try DeviceProfile.parseDevices(text, file: "devices.yaml")
-    return Dictionary(uniqueKeysWithValues: devices.map { ($0.key, $0) })
+    Dictionary(uniqueKeysWithValues: try BuiltInDevices.profiles().map { ($0.key, $0) })
 }
 
 /// One starter device.
@@ -107,7 +108,7 @@ final class TemporaryDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// The devices file text of the starter set, for temporary libraries.
+/// The text of the built-in devices file (`Devices/devices.yaml`), to write a user's devices file from.
 func starterDevicesText() throws -> String {
-    try String(contentsOfFile: scenariosDirectory + "/devices.yaml", encoding: .utf8)
+    try String(contentsOfFile: builtInDevicesFile, encoding: .utf8)
 }

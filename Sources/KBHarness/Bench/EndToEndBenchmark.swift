@@ -28,19 +28,19 @@ public enum EndToEndBenchmark {
         }
     }
 
-    /// Generates about `cells` cells of scenarios (seed 1) with the devices of `devicesFile`, imports them into
-    /// a temporary database and runs them all without timing, as `kbharness run --device all --samples 0`.
-    public static func measure(cells target: Int, devicesFile: String) throws -> Report {
+    /// Generates about `cells` cells of scenarios (seed 1) on the built-in devices, imports them into a
+    /// temporary database and runs them all without timing, as `kbharness run --device all --samples 0`.
+    public static func measure(cells target: Int) throws -> Report {
         let directory = NSTemporaryDirectory() + "kbharness-e2e-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = ContinuousClock()
         // The first 200 scenarios tell how many cells a scenario gives on these devices, on average.
         let probe = try GeneratedLibrary.write(count: 200, seed: 1, prefix: "gen", output: directory + "/probe",
-                                               devicesFile: devicesFile, force: false)
+                                               force: false)
         let count = max(1, probe.count(forCells: target))
         var start = clock.now
         let summary = try GeneratedLibrary.write(count: count, seed: 1, prefix: "gen", output: directory + "/scenarios",
-                                                 devicesFile: devicesFile, force: false)
+                                                 force: false)
         let generateSeconds = (clock.now - start).inSeconds
         let path = directory + "/kbharness.sqlite"
         let store = try HarnessStore(path: path)

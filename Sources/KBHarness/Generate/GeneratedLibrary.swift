@@ -9,7 +9,7 @@ public struct GenerationSummary: Sendable {
     public var firstFile: String
     /// The last file name.
     public var lastFile: String
-    /// Device profiles copied next to them.
+    /// Device profiles the cells were counted on: the built-in ones, with those of `--devices` laid over them.
     public var devices: Int
     /// Matrix cells the scenarios give with those devices and the default strategy.
     public var cells: Int
@@ -30,12 +30,13 @@ public enum GeneratedLibrary {
     /// The most scenarios one call writes: a million files is already a very large directory.
     public static let maximumCount = 1_000_000
 
-    /// Writes `count` scenarios from `seed` into `output`, plus a copy of `devicesFile` as `devices.yaml`
-    /// (import needs the profiles, and the copy pins the ones the cell count was computed with).
+    /// Writes `count` scenarios from `seed` into `output`, with a copy of `devicesFile` as `devices.yaml` when
+    /// one is given (the built-in profiles need none; a file of one's own adds profiles or replaces built-in
+    /// ones, and the cell count is computed on the profiles an import of the directory would use).
     ///
     /// A non-empty `output` is refused unless `force`, which first removes the `<prefix>-*.yaml` files
     /// and `devices.yaml` a previous generation left there.
-    public static func write(count: Int, seed: UInt64, prefix: String, output: String, devicesFile: String,
+    public static func write(count: Int, seed: UInt64, prefix: String, output: String, devicesFile: String? = nil,
                              force: Bool) throws -> GenerationSummary {
         guard count >= 1 && count <= maximumCount else {
             throw HarnessError(.usage, "--count \(count): give between 1 and \(maximumCount) scenarios")
@@ -43,7 +44,13 @@ public enum GeneratedLibrary {
         guard ScreenGenerator.isValidPrefix(prefix) else {
             throw HarnessError(.usage, "--prefix '\(prefix)': use lower-case letters, digits, '_' and '-', starting with a letter or digit (at most 40)")
         }
-        let devices = try loadDevices(devicesFile)
+        let devices = try devicesFile.map(loadDevices) ?? []
+        let counted: [DeviceProfile]
+        do {
+            counted = DeviceLayers.resolve(builtIn: try BuiltInDevices.profiles(), stored: [], files: devices, imported: [])
+        } catch {
+            throw HarnessError(.software, "the built-in device profiles do not load: \(error)")
+        }
         try prepare(output, prefix: prefix, force: force)
         let digits = max(6, String(count).count)
         let generator = ScreenGenerator(seed: seed, prefix: prefix)
@@ -53,18 +60,20 @@ public enum GeneratedLibrary {
         for number in 1...count {
             let scenario = generator.scenario(number: number, digits: digits)
             try writeFile(Data(scenario.text.utf8), to: (output as NSString).appendingPathComponent(scenario.fileName))
-            cells += devices.reduce(0) { sum, device in
+            cells += counted.reduce(0) { sum, device in
                 sum + scenario.orientations.reduce(0) { $0 + device.keyboardKinds($1).count }
             }
             features.formUnion(scenario.features)
             if number == 1 { first = scenario.fileName }
             last = scenario.fileName
         }
-        guard let deviceBytes = FileManager.default.contents(atPath: devicesFile) else {
-            throw HarnessError(.noInput, "\(devicesFile): cannot read the device profiles")
+        if let devicesFile {
+            guard let deviceBytes = FileManager.default.contents(atPath: devicesFile) else {
+                throw HarnessError(.noInput, "\(devicesFile): cannot read the device profiles")
+            }
+            try writeFile(deviceBytes, to: (output as NSString).appendingPathComponent("devices.yaml"))
         }
-        try writeFile(deviceBytes, to: (output as NSString).appendingPathComponent("devices.yaml"))
-        return GenerationSummary(scenarios: count, firstFile: first, lastFile: last, devices: devices.count,
+        return GenerationSummary(scenarios: count, firstFile: first, lastFile: last, devices: counted.count,
                                  cells: cells, features: features)
     }
 
@@ -72,7 +81,7 @@ public enum GeneratedLibrary {
     static func loadDevices(_ path: String) throws -> [DeviceProfile] {
         guard FileManager.default.fileExists(atPath: path),
               let data = FileManager.default.contents(atPath: path) else {
-            throw HarnessError(.noInput, "\(path): no such devices file (pass --devices PATH)")
+            throw HarnessError(.noInput, "\(path): no such devices file (--devices)")
         }
         do {
             let devices = try DeviceProfile.parseDevices(String(decoding: data, as: UTF8.self), file: path)

@@ -66,6 +66,15 @@ public struct ProjectTemplate: Sendable {
           - focus: email
           - next
           - dismiss
+        # A failure that no layout of this screen avoids, declared so the run stays green while anything new
+        # fails it: on the small notched iPhones of iOS 26 in landscape the emoji keyboard leaves about 100 pt
+        # above it, too little for the password field and its 10-pt distance below the top of the screen.
+        knownIssues:
+          - invariant: covered
+            orientations: [landscape]
+            keyboards: [emoji]
+            devices: [iphone-x-xs-11-pro@ios26, iphone-12-13-mini@ios26]
+            note: "the landscape emoji keyboard leaves too little room above it for the password field"
 
         """
 

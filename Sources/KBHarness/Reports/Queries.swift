@@ -192,20 +192,6 @@ extension HarnessStore {
         let rows = try statement.mapRows { row in (0..<6).map { row.text(Int32($0)) ?? "" } }
         return TextTable(header: ["scenario", "container", "tags", "expected", "title", "source"], rows: rows)
     }
-
-    /// `kbharness devices`: the imported device profiles and how trustworthy their numbers are.
-    public func devicesTable() throws -> TextTable {
-        let statement = try database.prepare("""
-            SELECT d.key, d.idiom, d.os, CAST(d.width_pt AS INTEGER) || 'x' || CAST(d.height_pt AS INTEGER),
-                   (SELECT group_concat(kind || '=' || CAST(height AS INTEGER), ' ') FROM device_keyboard k
-                    WHERE k.device_id = d.id AND k.orientation IN ('portrait', 'any')),
-                   t.measured, t.derived, t.estimated
-            FROM device d JOIN v_device_trust t ON t.device = d.key ORDER BY d.key
-            """)
-        let rows = try statement.mapRows { row in (0..<8).map { row.text(Int32($0)) ?? "0" } }
-        return TextTable(header: ["device", "idiom", "os", "points", "keyboards (portrait)", "measured", "derived", "estimated"],
-                         rows: rows)
-    }
 }
 
 extension HarnessStore {

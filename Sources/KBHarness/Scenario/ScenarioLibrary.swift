@@ -38,7 +38,8 @@ public struct MatrixCell: Hashable, Sendable, CustomStringConvertible {
 
 /// Every scenario and device profile of a directory, validated together.
 public struct ScenarioLibrary: Sendable {
-    /// Device profiles in file order.
+    /// Device profiles: as given, or as `load` layers them (built-in order, a replacing profile in the place
+    /// of the one it replaces, the user's own after them).
     public let devices: [DeviceProfile]
     /// Scenarios in file-path order.
     public let scenarios: [Scenario]
@@ -48,6 +49,9 @@ public struct ScenarioLibrary: Sendable {
     private let scenarioIndex: [String: Int]
     /// What each storyboard or XIB among the loaded files held (empty when none was loaded).
     public internal(set) var interfaceBuilderReports: [IBFileReport] = []
+    /// Stored profiles of a user's file that the load read again without finding them: kept, and no built-in
+    /// profile has their key (see `DeviceLayers`).
+    public internal(set) var devicesKeptWithoutTheirFile: [DeviceProfile] = []
 
     /// The strategies known when nothing else is said.
     public static let defaultStrategies = StrategyCatalog.keys
@@ -101,10 +105,12 @@ public struct ScenarioLibrary: Sendable {
     /// Loads every scenario and devices file at `paths` (files, or directories read recursively in sorted
     /// order, hidden entries skipped) and validates them together; reports every error found.
     ///
-    /// Storyboards and XIBs are translated after the other files, with their devices, or `fallbackDevices`
-    /// (the database's) when the paths hold none; `steps` decides how their forms are walked.
+    /// The scenarios are checked against the built-in device profiles, replaced by key by `storedDevices`
+    /// (the database's, as `import` passes them) and by the profiles of the devices files among the paths:
+    /// see `DeviceLayers`. Storyboards and XIBs are translated after the other files, with those devices;
+    /// `steps` decides how their forms are walked.
     public static func load(paths: [String], strategies: [String] = ScenarioLibrary.defaultStrategies,
-                            checkLayouts: Bool = true, fallbackDevices: [DeviceProfile] = [],
+                            checkLayouts: Bool = true, storedDevices: [DeviceProfile] = [],
                             steps: IBStepPlan = .next) throws(ScenarioLoadError) -> ScenarioLibrary {
         var errors = ErrorCollector()
         var files: [String] = []
@@ -116,12 +122,12 @@ public struct ScenarioLibrary: Sendable {
         let isInterfaceBuilder = { (file: String) in
             InterfaceBuilderImport.fileExtensions.contains((file as NSString).pathExtension.lowercased())
         }
-        var devices: [DeviceProfile] = []
+        var fileDevices: [DeviceProfile] = []
         var scenarios: [Scenario] = []
         for file in files where !isInterfaceBuilder(file) {
             do {
                 switch try loadFile(path: file) {
-                case .devices(let list): devices += list
+                case .devices(let list): fileDevices += list
                 case .scenario(let scenario): scenarios.append(scenario)
                 }
             } catch {
@@ -129,14 +135,10 @@ public struct ScenarioLibrary: Sendable {
                 errors.omitted += error.omitted
             }
         }
-        if devices.isEmpty { devices = fallbackDevices }
-        if devices.isEmpty, !files.isEmpty, errors.failure == nil {
-            errors.add(ScenarioFileError(file: paths.first ?? ".", line: 1, column: 1, field: "",
-                                         message: "no device profiles: add a file whose top-level key is 'devices:' "
-                                            + "(e.g. import Scenarios/devices.yaml first)"))
-        }
+        let builtIn = try BuiltInDevices.profiles()
+        let devices = DeviceLayers.resolve(builtIn: builtIn, stored: storedDevices, files: fileDevices, imported: paths)
         var reports: [IBFileReport] = []
-        for file in files where isInterfaceBuilder(file) && !devices.isEmpty {
+        for file in files where isInterfaceBuilder(file) {
             do {
                 let report = try InterfaceBuilderImport.load(path: file, devices: devices, steps: steps)
                 scenarios += report.scenarios
@@ -149,6 +151,8 @@ public struct ScenarioLibrary: Sendable {
         var library = try ScenarioLibrary(devices: devices, scenarios: scenarios, strategies: strategies,
                                           checkLayouts: checkLayouts)
         library.interfaceBuilderReports = reports
+        library.devicesKeptWithoutTheirFile = DeviceLayers.keptWithoutTheirFile(
+            stored: storedDevices, files: fileDevices, builtIn: builtIn, imported: paths)
         return library
     }
 

@@ -98,6 +98,15 @@ extension HarnessStore {
         let id: Int64
         if let current = try existing("device", key: device.key, definition: definition) {
             if current.hash == hash {
+                // The same numbers may now come from elsewhere (the built-in profile back in place of a removed
+                // override of equal numbers, a moved devices file): only the source is rewritten, and only when
+                // it differs, so `kbharness devices` says where the profile comes from and nothing else moves.
+                let moved = try database.prepare("""
+                    UPDATE device SET source_file = ?1, source_line = ?2
+                    WHERE id = ?3 AND (source_file IS NOT ?1 OR source_line IS NOT ?2)
+                    """)
+                try moved.bind([.text(device.source.file), .integer(Int64(device.source.line)), .integer(current.id)])
+                try moved.execute()
                 summary.devicesUnchanged += 1
                 return current.id
             }

@@ -31,7 +31,7 @@ extension HarnessStore {
                 return
             }
             for index in parsed.indices {
-                parsed[index].source = SourceLocation(file: row.text(2) ?? path, line: row.int(3), column: 1)
+                parsed[index].source = SourceLocation(file: row.text(2) ?? path, line: row.boundedInt(3), column: 1)
             }
             devices += parsed
         }
