@@ -224,7 +224,7 @@ import KeyboardAvoidance
     private func picture(_ scenarioKey: String, device: String, orientation: Orientation, step: Int,
                          files: [String] = []) throws -> String {
         let library = files.isEmpty ? try ScenarioLibrary.load(directory: starterLibraryDirectory)
-            : try ScenarioLibrary.load(paths: (["devices.yaml"] + files).map { scenariosDirectory + "/" + $0 })
+            : try ScenarioLibrary.load(paths: files.map { scenariosDirectory + "/" + $0 })
         let scenario = try #require(library.scenario(scenarioKey))
         let profile = try #require(library.device(device))
         let key = CellKey(scenario: scenarioKey, device: device, orientation: orientation, keyboard: .standard, strategy: "iq")
