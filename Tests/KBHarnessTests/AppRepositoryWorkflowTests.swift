@@ -28,6 +28,26 @@ import Testing
 
         """
 
+    /// The binary a team installs: the release build named by `KBHARNESS_RELEASE_BINARY` (CI builds it and sets
+    /// it, and then it must be there), else the build under test.
+    func installed() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["KBHARNESS_RELEASE_BINARY"], !path.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw TestFailure("KBHARNESS_RELEASE_BINARY names \(path), which is not an executable")
+            }
+            return URL(fileURLWithPath: path)
+        }
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            throw TestFailure("under CI the workflow runs the release binary: set KBHARNESS_RELEASE_BINARY (.ci/run does)")
+        }
+        return try kbharnessExecutable()
+    }
+
+    /// `kbharness` as a team runs it: the installed binary, from a folder outside this package.
+    func kbharness(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> ProcessResult {
+        try runProcess(try installed(), arguments, in: directory, environment: childEnvironment(environment))
+    }
+
     func git(_ arguments: [String], in directory: String) throws -> ProcessResult {
         try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments,
                        in: directory, environment: childEnvironment())
