@@ -146,7 +146,8 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
         let outcome = CellOutcome(key: key, status: status, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
                                   message: nil)
         return ResultRecord(outcome: outcome, scenarioID: 1, deviceID: 1, scenarioHash: scenarioHash, deviceHash: "d1",
-                            stateJSON: "[]", stateHash: "h", timing: TimingSummary(warmup: 2, batch: 1, samples: samples),
+                            state: StoredState(positions: "{}", steps: "[]"), stateHash: "h",
+                            timing: TimingSummary(warmup: 2, batch: 1, samples: samples),
                             regressions: [])
     }
 
@@ -428,7 +429,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
         // A correctness regression as well: exit code 3.
         try makeImpossiblyFast(db, runID: id2)
         // Numbers that changed with nothing else judging them (no reference to fall back on) fail the run.
-        try db.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id = \(id2)")
+        try replaceStates(db, where: "r.run_id = \(id2)", hash: "tampered", metric: "gap", value: 999)
         try db.execute("DELETE FROM cell_reference")
         let (run3, id3) = try runMatrix(store, plainOnly, samples: 11, failOnTiming: true)
         #expect(try db.textRows("SELECT kind, fails_run FROM regression WHERE run_id = ? ORDER BY kind", [.integer(id3)])

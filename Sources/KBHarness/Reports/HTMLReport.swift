@@ -134,17 +134,22 @@ extension HarnessStore {
                 refP50: row.isNull(12) ? nil : row.int64(12), p50: row.isNull(13) ? nil : row.int64(13),
                 ratio: row.isNull(14) ? nil : row.double(14), pValue: row.isNull(15) ? nil : row.double(15),
                 confirmed: row.isNull(16) ? nil : row.boundedInt(16) == 1,
-                status: row.text(17) ?? "", scenarioHash: row.text(18) ?? "", deviceHash: row.text(19) ?? "")
+                status: row.text(17) ?? "", scenarioHash: DefinitionHash.text(row.int64(18)),
+                deviceHash: DefinitionHash.text(row.int64(19)))
         }
 
         // The known invariants come out of the stored state so a known issue is named, not only counted.
         let cells = try database.prepare("""
-            SELECT r.cell, r.status, r.message, r.min_gap, r.max_occlusion, r.known_failures,
-                   CASE WHEN r.known_failures > 0 AND json_valid(r.state) THEN
-                       (SELECT group_concat(DISTINCT k.value) FROM json_each(r.state) AS s, json_each(s.value, '$.known') AS k)
+            SELECT c.key, r.status, r.message, r.min_gap, r.max_occlusion, r.known_failures,
+                   CASE WHEN r.known_failures > 0 AND json_valid(s.steps) THEN
+                       (SELECT group_concat(DISTINCT k.value)
+                        FROM json_each(s.steps) AS step, json_each(step.value, '$[4]') AS k)
                    END,
                    r.reference
-            FROM result r WHERE r.run_id = ? ORDER BY r.cell
+            FROM result r
+            JOIN cell c ON c.id = r.cell_id
+            JOIN state s ON s.id = r.state_id
+            WHERE r.run_id = ? ORDER BY c.key
             """)
         try cells.bind(1, runID)
         let cellRows = try cells.mapRows { row in

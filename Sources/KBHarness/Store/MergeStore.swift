@@ -31,8 +31,10 @@ public struct MergeSummary: Sendable {
 /// Column lists come from the schema (`PRAGMA table_info`), foreign keys from `PRAGMA foreign_key_list`,
 /// so a table or column a later migration adds is copied without changes here. Tables fall in classes:
 ///
-/// - definitions with a unique `key` (device, scenario): upserted by key, the input winning when its
-///   `definition_hash` differs; their child tables (keyed only by the parent) are replaced for those parents;
+/// - tables whose rows one unique column identifies (device and scenario by `key`, `cell` by its key, `state`
+///   by its hash, `metric_list` by its positions): upserted by that column, so a state several inputs share
+///   is stored once; a definition's row is the input's when its `definition_hash` differs; their child
+///   tables (keyed only by the parent) are replaced for those parents;
 /// - `run`: runs of the inputs that share a group key (the selection without `$.shard`, git sha,
 ///   toolchain, build configuration, engine and harness versions), one per input, become one run;
 /// - `expected`: deduplicated by scope, metric and value; a different current value supersedes the target's;
@@ -240,6 +242,8 @@ private struct TableShape {
     var columns: [String]
     var foreignKeys: [ForeignKey]
     var kind: Kind
+    /// For `.keyed`: the unique column that identifies a row.
+    var key: String? = nil
 }
 
 /// One merge, inside the caller's transaction.
@@ -298,19 +302,29 @@ private struct Merger {
             }
             let primary = columns.filter { $0.pk > 0 }
             let hasIntegerID = primary.count == 1 && primary[0].name == "id" && primary[0].type.uppercased() == "INTEGER"
+            // The column of the table's own single-column UNIQUE constraint, if it has one.
+            let unique = try database.prepare("""
+                SELECT (SELECT i.name FROM pragma_index_info(l.name) AS i)
+                FROM pragma_index_list(?) AS l
+                WHERE l."unique" = 1 AND l.origin = 'u' AND (SELECT count(*) FROM pragma_index_info(l.name)) = 1
+                ORDER BY l.name
+                """)
+            try unique.bind(1, name)
+            let key = try unique.mapRows { $0.text(0) }.compactMap { $0 }.first
             let kind: TableShape.Kind
             if name == "run" {
                 kind = .run
             } else if name == "expected" {
                 kind = .expected
-            } else if hasIntegerID && columns.contains(where: { $0.name == "key" }) {
+            } else if hasIntegerID && key != nil {
                 kind = .keyed
             } else if hasIntegerID {
                 kind = .appended
             } else {
                 kind = .natural  // Refined below once every table's kind is known.
             }
-            shapes[name] = TableShape(name: name, columns: columns.map(\.name), foreignKeys: foreignKeys, kind: kind)
+            shapes[name] = TableShape(name: name, columns: columns.map(\.name), foreignKeys: foreignKeys, kind: kind,
+                                      key: kind == .keyed ? key : nil)
         }
         for (name, shape) in shapes where shape.kind == .natural && !shape.foreignKeys.isEmpty
             && shape.foreignKeys.allSatisfy({ shapes[$0.table]?.kind == .keyed }) {
@@ -375,28 +389,33 @@ private struct Merger {
 
     // MARK: - Definitions
 
-    /// Upsert by key (the source wins when its definition differs), then map source ids to the target's.
+    /// Upsert by the identifying column (the source wins when its definition differs), foreign keys mapped to
+    /// the target's ids, then map source ids to the target's.
     mutating func mergeKeyed(_ table: TableShape) throws {
+        let key = quoted(table.key ?? "key")
         let columns = table.columns.filter { $0 != "id" }
         let list = columns.map(quoted).joined(separator: ", ")
         let changed = table.columns.contains("definition_hash")
             ? "main.\(quoted(table.name)).definition_hash IS NOT excluded.definition_hash"
             : columns.map { "main.\(quoted(table.name)).\(quoted($0)) IS NOT excluded.\(quoted($0))" }.joined(separator: " OR ")
-        let updates = columns.filter { $0 != "key" }.map { "\(quoted($0)) = excluded.\(quoted($0))" }.joined(separator: ", ")
+        let updates = columns.filter { $0 != table.key }.map { "\(quoted($0)) = excluded.\(quoted($0))" }
+        // A table of the key column alone (metric_list) has nothing to update.
+        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", ")) WHERE \(changed)"
         for (offset, schema) in sources.enumerated() {
             let index = offset + 1
+            let values = columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
             let before = try database.scalarInt("SELECT count(*) FROM main.\(quoted(table.name))") ?? 0
             try database.execute("""
                 INSERT INTO main.\(quoted(table.name)) (\(list))
-                SELECT \(list) FROM \(schema.table(table.name)) WHERE true
-                ON CONFLICT (key) DO UPDATE SET \(updates) WHERE \(changed)
+                SELECT \(values) FROM \(schema.table(table.name)) s WHERE true
+                ON CONFLICT (\(key)) \(conflict)
                 """)
             let after = try database.scalarInt("SELECT count(*) FROM main.\(quoted(table.name))") ?? 0
             count(table.name, after - before)
             try database.execute("""
                 INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
                 SELECT '\(table.name)', \(index), s.id, m.id
-                FROM \(schema.table(table.name)) s JOIN main.\(quoted(table.name)) m ON m.key = s.key
+                FROM \(schema.table(table.name)) s JOIN main.\(quoted(table.name)) m ON m.\(key) = s.\(key)
                 """)
         }
     }
@@ -594,7 +613,9 @@ private struct Merger {
             // cell_reference): an input's current row supersedes the target's, as a new recording would.
             if table.columns.contains("superseded_at") {
                 for columns in try currentKeys(table) {
-                    let match = columns.map { "m.\(quoted($0)) IS s.\(quoted($0))" }.joined(separator: " AND ")
+                    // Compared as the target's ids: a key column may be a foreign key (cell_reference.cell_id).
+                    let match = columns.map { "m.\(quoted($0)) IS \(expression($0, of: table, source: index))" }
+                        .joined(separator: " AND ")
                     try database.execute("""
                         UPDATE main.\(quoted(table.name)) AS m SET superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                         WHERE m.superseded_at IS NULL AND EXISTS (
