@@ -19,9 +19,11 @@
 --    canonical JSON writes null) has a ninth element: the positions of those metrics. Numbers and strings
 --    are the canonical JSON's own tokens, so the canonical text is rebuilt exactly (StateEncoding.swift);
 --    `v_step` and `v_move_log` read the compact form and show what they showed before.
--- 4. `result.scenario_hash` and `device_hash` hold the definition hashes as 64-bit integers (the same
---    bits; `printf('%016x', …)` gives the text back), and `cell_reference` points at the cell by id; its
---    state hash is its result's.
+-- 4. `definition_pair`: the scenario and device definition hashes a result ran with, once per pair; and
+--    `message`: a result's first failure, once per text (most are the same few known-issue notes, run after
+--    run). `cell_reference` points at the cell by id; its state hash is its result's.
+-- 5. `result_by_status` goes: every reader of a run's results finds them by `(run_id, cell_id)`, and each
+--    index costs every run a row per cell.
 --
 -- Existing states are converted here: each distinct `state_hash` once (results sharing a hash share the
 -- text it is the hash of), keys of steps written by an older kbharness normalised to today's fields.
@@ -75,17 +77,23 @@ FROM result
 WHERE id IN (SELECT max(id) FROM result GROUP BY cell)
 ORDER BY cell;
 
--- Each definition hash's integer: its 16 hex digits, most significant first; anything else (kbharness
--- never wrote it) becomes 0.
-CREATE TEMP TABLE hash_value (hex TEXT PRIMARY KEY, value INTEGER NOT NULL);
-INSERT INTO temp.hash_value (hex, value)
-WITH RECURSIVE digit(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM digit WHERE i < 16),
-hashes(hex) AS (SELECT scenario_hash FROM result UNION SELECT device_hash FROM result)
-SELECT hex,
-       CASE WHEN length(hex) = 16 AND hex NOT GLOB '*[^0-9a-f]*'
-            THEN (SELECT sum((instr('0123456789abcdef', substr(hex, i, 1)) - 1) << (64 - 4 * i)) FROM digit)
-            ELSE 0 END
-FROM hashes;
+CREATE TABLE definition_pair (
+    id            INTEGER PRIMARY KEY,
+    scenario_hash TEXT    NOT NULL,               -- the scenario's definition_hash when it ran
+    device_hash   TEXT    NOT NULL,               -- the device's
+    UNIQUE (scenario_hash, device_hash)
+) STRICT;
+
+CREATE TABLE message (
+    id   INTEGER PRIMARY KEY,
+    text TEXT    NOT NULL UNIQUE                  -- a result's first failure, readable
+) STRICT;
+
+INSERT INTO definition_pair (scenario_hash, device_hash)
+SELECT DISTINCT scenario_hash, device_hash FROM result ORDER BY 1, 2;
+
+INSERT INTO message (text)
+SELECT DISTINCT message FROM result WHERE message IS NOT NULL ORDER BY 1;
 
 -- The distinct states, each with its metric list.
 CREATE TEMP TABLE old_state (hash TEXT PRIMARY KEY, state TEXT NOT NULL, positions TEXT NOT NULL);
@@ -159,13 +167,14 @@ CREATE TABLE result_new (
     run_id                INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
     cell_id               INTEGER NOT NULL REFERENCES cell(id),
     state_id              INTEGER NOT NULL REFERENCES state(id),
+    definition_pair_id    INTEGER NOT NULL REFERENCES definition_pair(id),
     status                TEXT    NOT NULL CHECK (status IN ('pass', 'fail', 'error', 'new', 'flaky')),
     steps                 INTEGER NOT NULL,
     failed_invariants     INTEGER NOT NULL,
     failed_expectations   INTEGER NOT NULL,
     min_gap               REAL,                        -- smallest keyboard gap over the steps (pt)
     max_occlusion         REAL,                        -- largest part of the field under the keyboard (pt)
-    message               TEXT,                        -- first failure, readable
+    message_id            INTEGER REFERENCES message(id),  -- first failure
     known_failures        INTEGER NOT NULL DEFAULT 0,
     covered_steps         INTEGER NOT NULL DEFAULT 0,
     above_guide_steps     INTEGER NOT NULL DEFAULT 0,
@@ -174,23 +183,20 @@ CREATE TABLE result_new (
     reference             TEXT    CHECK (reference IN ('match', 'mismatch', 'recorded', 'missing')),
     reference_differences INTEGER CHECK (reference_differences IS NULL OR reference_differences >= 0),
     wall_ns               INTEGER CHECK (wall_ns IS NULL OR wall_ns >= 0),
-    scenario_hash         INTEGER NOT NULL,            -- the scenario's definition_hash when it ran, as an integer
-    device_hash           INTEGER NOT NULL,            -- the device's, likewise
     UNIQUE (run_id, cell_id)
 ) STRICT;
 
-INSERT INTO result_new (id, run_id, cell_id, state_id, status, steps, failed_invariants, failed_expectations,
-                        min_gap, max_occlusion, message, known_failures, covered_steps, above_guide_steps,
-                        not_restored_steps, attempts, reference, reference_differences, wall_ns, scenario_hash,
-                        device_hash)
-SELECT r.id, r.run_id, c.id, s.id, r.status, r.steps, r.failed_invariants, r.failed_expectations,
-       r.min_gap, r.max_occlusion, r.message, r.known_failures, r.covered_steps, r.above_guide_steps,
-       r.not_restored_steps, r.attempts, r.reference, r.reference_differences, r.wall_ns, sh.value, dh.value
+INSERT INTO result_new (id, run_id, cell_id, state_id, definition_pair_id, status, steps, failed_invariants,
+                        failed_expectations, min_gap, max_occlusion, message_id, known_failures, covered_steps,
+                        above_guide_steps, not_restored_steps, attempts, reference, reference_differences, wall_ns)
+SELECT r.id, r.run_id, c.id, s.id, p.id, r.status, r.steps, r.failed_invariants,
+       r.failed_expectations, r.min_gap, r.max_occlusion, m.id, r.known_failures, r.covered_steps,
+       r.above_guide_steps, r.not_restored_steps, r.attempts, r.reference, r.reference_differences, r.wall_ns
 FROM result r
 JOIN cell c ON c.key = r.cell
 JOIN state s ON s.hash = r.state_hash
-JOIN temp.hash_value sh ON sh.hex = r.scenario_hash
-JOIN temp.hash_value dh ON dh.hex = r.device_hash;
+JOIN definition_pair p ON p.scenario_hash = r.scenario_hash AND p.device_hash = r.device_hash
+LEFT JOIN message m ON m.text = r.message;
 
 CREATE TABLE cell_reference_new (
     id            INTEGER PRIMARY KEY,
@@ -215,10 +221,9 @@ ALTER TABLE result_new RENAME TO result;
 ALTER TABLE cell_reference_new RENAME TO cell_reference;
 
 DROP TABLE temp.old_state;
-DROP TABLE temp.hash_value;
 
 CREATE INDEX result_by_cell ON result(cell_id, run_id);
-CREATE INDEX result_by_status ON result(run_id, status);
+-- Deleting a state (retention) looks for results still pointing at it.
 CREATE INDEX result_by_state ON result(state_id);
 
 CREATE UNIQUE INDEX cell_reference_current ON cell_reference(cell_id) WHERE superseded_at IS NULL;
@@ -236,10 +241,11 @@ SELECT c.key           AS cell,
        r.max_occlusion AS max_occlusion,
        t.p50_ns        AS p50_ns,
        s.hash          AS state_hash,
-       printf('%016x', r.scenario_hash) AS scenario_hash
+       p.scenario_hash AS scenario_hash
 FROM result r
 JOIN cell c ON c.id = r.cell_id
 JOIN state s ON s.id = r.state_id
+JOIN definition_pair p ON p.id = r.definition_pair_id
 JOIN run ON run.id = r.run_id
 LEFT JOIN timing t ON t.result_id = r.id
 WHERE run.status = 'complete'
@@ -291,7 +297,7 @@ SELECT r.id             AS result_id,
        r.known_failures      AS known_failures,
        round(t.p50_ns / 1000.0, 2) AS p50_us,
        round(t.p90_ns / 1000.0, 2) AS p90_us,
-       r.message        AS message,
+       m.text           AS message,
        r.attempts       AS attempts,
        r.reference      AS reference,
        c.key            AS cell
@@ -300,6 +306,7 @@ JOIN run ON run.id = r.run_id
 JOIN cell c ON c.id = r.cell_id
 JOIN scenario s ON s.id = c.scenario_id
 JOIN device d ON d.id = c.device_id
+LEFT JOIN message m ON m.id = r.message_id
 LEFT JOIN timing t ON t.result_id = r.id;
 
 CREATE VIEW v_strategy_comparison AS

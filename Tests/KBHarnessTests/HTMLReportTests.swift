@@ -58,7 +58,12 @@ import KBSQLite
         _ = try store.importLibrary(try ScenarioLibrary.load(paths: [scenarios]))
         let (report, second) = try runMatrix(store, selection)
         // A stored message that must come out escaped.
-        try store.database.execute("UPDATE result SET message = '\(Self.hostileMessage.replacingOccurrences(of: "'", with: "''"))' WHERE run_id = \(second) AND \(cellIs(Self.oldFailureCell))")
+        let hostile = Self.hostileMessage.replacingOccurrences(of: "'", with: "''")
+        try store.database.execute("""
+            INSERT INTO message (text) VALUES ('\(hostile)');
+            UPDATE result SET message_id = (SELECT id FROM message WHERE text = '\(hostile)')
+            WHERE run_id = \(second) AND \(cellIs(Self.oldFailureCell));
+            """)
         let previous = try #require(try storedMetric(store, runID: first, cell: Self.stateCell, step: 1, "root.y"))
         let current = try #require(try storedMetric(store, runID: second, cell: Self.stateCell, step: 1, "root.y"))
         return Project(scratch: scratch, firstRun: first, secondRun: second, secondUUID: report.uuid,
@@ -472,10 +477,10 @@ import KBSQLite
         SELECT s.key, c.scenario_id, s.device_id, s.orientation, s.keyboard, s.strategy
         FROM temp.synthetic s JOIN result t ON t.id = s.template JOIN cell c ON c.id = t.cell_id
         ORDER BY s.i;
-        INSERT INTO result (run_id, cell_id, state_id, scenario_hash, device_hash, status, steps, failed_invariants,
-                            failed_expectations, min_gap, max_occlusion, message, known_failures, reference)
-        SELECT \(run), c.id, t.state_id, 0, 0, t.status, t.steps, t.failed_invariants,
-               t.failed_expectations, t.min_gap, t.max_occlusion, t.message, 0, 'match'
+        INSERT INTO result (run_id, cell_id, state_id, definition_pair_id, status, steps, failed_invariants,
+                            failed_expectations, min_gap, max_occlusion, message_id, known_failures, reference)
+        SELECT \(run), c.id, t.state_id, t.definition_pair_id, t.status, t.steps, t.failed_invariants,
+               t.failed_expectations, t.min_gap, t.max_occlusion, t.message_id, 0, 'match'
         FROM temp.synthetic s JOIN cell c ON c.key = s.key JOIN result t ON t.id = s.template
         ORDER BY s.i;
         INSERT INTO regression (run_id, result_id, cell, kind, against, rule, fails_run)

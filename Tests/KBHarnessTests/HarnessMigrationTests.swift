@@ -46,8 +46,9 @@ import KBSQLite
         #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
         let tables = try store.database.textRows(
             "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] }
-        #expect(tables == ["baseline", "cell", "cell_reference", "device", "device_keyboard", "device_orientation", "device_provenance",
-                           "expected", "metric_list", "regression", "result", "run", "scenario", "scenario_tag", "state", "timing"])
+        #expect(tables == ["baseline", "cell", "cell_reference", "definition_pair", "device", "device_keyboard", "device_orientation",
+                           "device_provenance", "expected", "message", "metric_list", "regression", "result", "run", "scenario",
+                           "scenario_tag", "state", "timing"])
         let views = try store.database.textRows("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name").map { $0[0] }
         #expect(views == ["v_cell_history", "v_device_trust", "v_expected", "v_flaky", "v_latest_regressions", "v_latest_run",
                           "v_move_log", "v_reference", "v_result", "v_run_counts", "v_run_summary", "v_step", "v_strategy_comparison", "v_strategy_failures"])

@@ -64,7 +64,8 @@ import KBSQLite
         #expect(try store.database.scalarText("SELECT rule FROM regression WHERE run_id = ? AND kind = 'expected_mismatch'",
                                               [.integer(runID)])?.contains("0.5") == true)
         #expect(try store.database.textRows("""
-            SELECT status, failed_invariants, failed_expectations, message FROM result WHERE run_id = ?
+            SELECT status, failed_invariants, failed_expectations, m.text FROM result r JOIN message m ON m.id = r.message_id
+            WHERE run_id = ?
             """, [.integer(runID)]) == [["fail", "0", "1", "step 2 root.y: expected -80 ± 0.5, got -88"]])
         #expect(try store.database.textRows("SELECT cells, passed, failed, regressions FROM run WHERE id = ?",
                                             [.integer(runID)]) == [["1", "0", "1", "2"]])
@@ -146,7 +147,11 @@ import KBSQLite
         #expect(try regressions(store, id4, cell: scroll) == [["state_changed", "previous", "\(id3)", "NULL", "NULL", "tampered", scrollHash, "0"]])
         #expect(try db.scalarInt("SELECT definition_changed FROM regression WHERE run_id = ? AND cell = ?",
                                  [.integer(id4), .text(scroll)]) == 1)
-        #expect(try db.scalarInt("SELECT count(*) FROM result a JOIN result b ON a.cell_id = b.cell_id WHERE a.run_id = ? AND b.run_id = ? AND a.\(cellIsParameter) AND a.scenario_hash <> b.scenario_hash",
+        #expect(try db.scalarInt("""
+            SELECT count(*) FROM result a JOIN result b ON a.cell_id = b.cell_id
+            JOIN definition_pair pa ON pa.id = a.definition_pair_id JOIN definition_pair pb ON pb.id = b.definition_pair_id
+            WHERE a.run_id = ? AND b.run_id = ? AND a.\(cellIsParameter) AND pa.scenario_hash <> pb.scenario_hash
+            """,
                                  [.integer(id3), .integer(id4), .text(scroll)]) == 1)
         // The unchanged text view is still compared with run 3.
         #expect(try regressions(store, id4, cell: tall) == [["new_failure", "previous", "\(id3)", "NULL", "NULL", "pass", "fail", "1"]])

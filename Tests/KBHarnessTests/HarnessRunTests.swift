@@ -161,7 +161,7 @@ import KeyboardAvoidance
             FROM run WHERE id = ?
             """, [.integer(runID)]) == [["complete", "2", "2", "0", "0", "0", "1", "1", "test-host"]])
         #expect(try db.textRows("""
-            SELECT c.key, status, steps, failed_invariants, failed_expectations, message IS NULL, min_gap, max_occlusion
+            SELECT c.key, status, steps, failed_invariants, failed_expectations, message_id IS NULL, min_gap, max_occlusion
             FROM result r JOIN cell c ON c.id = r.cell_id WHERE run_id = ? ORDER BY c.key
             """, [.integer(runID)]) == [[plain, "pass", "3", "0", "0", "1", "10", "0"],
                                          [scroll, "pass", "2", "0", "0", "1", "10", "0"]])
@@ -170,8 +170,9 @@ import KeyboardAvoidance
         let se = try #require(library.device("iphone-se-1st-gen"))
         for key in [plainBottomField, scrollViewField] {
             let hashes = try db.textRows("""
-                SELECT printf('%016x', r.scenario_hash), printf('%016x', r.device_hash), s.definition_hash
+                SELECT p.scenario_hash, p.device_hash, s.definition_hash
                 FROM result r JOIN cell c ON c.id = r.cell_id JOIN scenario s ON s.id = c.scenario_id
+                JOIN definition_pair p ON p.id = r.definition_pair_id
                 WHERE r.run_id = ? AND s.key = ?
                 """, [.integer(runID), .text(key)])
             let fileHash = try #require(library.scenario(key)).definitionHash
@@ -210,11 +211,11 @@ import KeyboardAvoidance
         // when it hit a known issue its scenario declares.
         #expect(try db.scalarInt("""
             SELECT count(*) FROM result WHERE run_id = ? AND status = 'fail'
-              AND (message IS NULL OR failed_invariants + failed_expectations = 0)
+              AND (message_id IS NULL OR failed_invariants + failed_expectations = 0)
             """, [.integer(runID)]) == 0)
         #expect(try db.scalarInt("""
             SELECT count(*) FROM result WHERE run_id = ? AND status = 'pass'
-              AND (message IS NULL) <> (known_failures = 0)
+              AND (message_id IS NULL) <> (known_failures = 0)
             """, [.integer(runID)]) == 0)
         // The text view of spec 7.7 keeps its bottom inset after the keyboard is gone (IQ restores nothing
         // for it): notRestored at the dismiss step, in every SE cell — declared as a known issue, so the

@@ -96,6 +96,9 @@ import KBSQLite
             SELECT count(*) FROM cell_reference x JOIN result r ON r.id = x.result_id JOIN cell c ON c.id = x.cell_id
             WHERE r.cell_id = x.cell_id AND c.scenario_id = x.scenario_id
             """) == Self.count(merged, "cell_reference"))
+        // Each state once: the phones' and the pads' distinct states.
+        let hashes = try Set(a.textRows("SELECT hash FROM state")).union(b.textRows("SELECT hash FROM state"))
+        #expect(try Self.count(merged, "state") == Int64(hashes.count))
         // The readable views work on the merged file.
         #expect(try merged.requireInt("SELECT count(*) FROM v_result") == Self.count(merged, "result"))
     }
@@ -139,7 +142,8 @@ import KBSQLite
         let inputs = [scratch.file("a.sqlite"), scratch.file("b.sqlite")]
         _ = try MergeStore.merge(inputs: inputs, into: scratch.file("merged.sqlite"))
         let tables = ["device", "device_orientation", "device_keyboard", "device_provenance", "scenario", "scenario_tag",
-                      "expected", "run", "result", "timing", "regression", "cell", "state", "metric_list"]
+                      "expected", "run", "result", "timing", "regression", "cell", "state", "metric_list",
+                      "definition_pair", "message"]
         let merged = try Database(path: scratch.file("merged.sqlite"))
         let first = try tables.map { try Self.count(merged, $0) }
         let devices = try merged.textRows("SELECT id, key, definition_hash, updated_at FROM device ORDER BY id")

@@ -22,8 +22,11 @@ import Testing
         try store.database.execute("""
             UPDATE result SET status = 'fail', failed_invariants = 1
             WHERE run_id = \(idB) AND cell_id = (SELECT id FROM cell WHERE key = '\(plain)');
-            UPDATE result SET scenario_hash = ~scenario_hash
-            WHERE run_id = \(idB) AND cell_id = (SELECT id FROM cell WHERE key = '\(tall)');
+            INSERT INTO definition_pair (scenario_hash, device_hash)
+            SELECT 'changed', p.device_hash FROM result r JOIN definition_pair p ON p.id = r.definition_pair_id
+            WHERE r.run_id = \(idB) AND r.\(cellIs(tall));
+            UPDATE result SET definition_pair_id = (SELECT id FROM definition_pair WHERE scenario_hash = 'changed')
+            WHERE run_id = \(idB) AND \(cellIs(tall));
             DELETE FROM result WHERE run_id = \(idB) AND cell_id IN (SELECT id FROM cell WHERE key LIKE 'chat/input-bar|%');
             """)
         try replaceStates(store.database, where: "r.run_id = \(idB) AND c.key = '\(scroll)'", hash: "other")

@@ -31,8 +31,9 @@ import Testing
         #expect(ran.stderr.hasPrefix(note), "the note comes first, before the run: \(ran.stderr)")
         // The run used the new definition: its result carries the stored (new) hash.
         let hashes = try sqlite3(database, """
-            SELECT printf('%016x', r.scenario_hash) = s.definition_hash
+            SELECT p.scenario_hash = s.definition_hash
             FROM result r JOIN cell c ON c.id = r.cell_id JOIN scenario s ON s.id = c.scenario_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             WHERE r.run_id = (SELECT max(id) FROM run) AND s.key = 'worked/7.1-plain-bottom-field'
             """)
         #expect(hashes.stdout == "1\n")

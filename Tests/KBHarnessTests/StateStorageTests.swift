@@ -89,7 +89,10 @@ import KeyboardAvoidance
         let db = store.database
         let selection = RunSelection(devices: ["iphone-se-1st-gen", "iphone-8"], orientations: [.portrait])
         let (first, id1) = try runMatrix(store, selection)
-        let counts = "SELECT (SELECT count(*) FROM state), (SELECT count(*) FROM cell), (SELECT count(*) FROM metric_list)"
+        let counts = """
+            SELECT (SELECT count(*) FROM state), (SELECT count(*) FROM cell), (SELECT count(*) FROM metric_list),
+                   (SELECT count(*) FROM definition_pair), (SELECT count(*) FROM message)
+            """
         let afterFirst = try db.textRows(counts)
         let cells = first.cells
         #expect(afterFirst[0][1] == "\(cells)")
@@ -129,11 +132,13 @@ import KeyboardAvoidance
         // Every result as a kbharness of schema 13 stored it: its state as canonical JSON text.
         let results = try store.database.rows("""
             SELECT r.id, r.run_id, c.key, c.scenario_id, c.device_id, c.orientation, c.keyboard, c.strategy,
-                   printf('%016x', r.scenario_hash), printf('%016x', r.device_hash), r.status, r.steps, s.hash,
-                   r.failed_invariants, r.failed_expectations, r.min_gap, r.max_occlusion, r.message, r.known_failures,
+                   p.scenario_hash, p.device_hash, r.status, r.steps, s.hash,
+                   r.failed_invariants, r.failed_expectations, r.min_gap, r.max_occlusion, m.text, r.known_failures,
                    r.covered_steps, r.above_guide_steps, r.not_restored_steps, r.attempts, r.reference,
                    r.reference_differences, r.wall_ns
-            FROM result r JOIN cell c ON c.id = r.cell_id JOIN state s ON s.id = r.state_id ORDER BY r.id
+            FROM result r JOIN cell c ON c.id = r.cell_id JOIN state s ON s.id = r.state_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id LEFT JOIN message m ON m.id = r.message_id
+            ORDER BY r.id
             """)
         var states: [Int64: String] = [:]
         for row in results {
@@ -259,11 +264,11 @@ import KeyboardAvoidance
                 + #""metrics":{"root.y":null,"say \"hi\".minY":12,"é.maxY":3.5},"needToMoveLog":[]}]"#)
         #expect(try state("numberPad") == oldStates[2].1)
         #expect(try state("hardware") == "[]")
-        // The hashes stay those of the old texts, and the definition hashes became their integers.
+        // The hashes stay those of the old texts; the four results share one definition pair.
         #expect(try store.database.textRows("SELECT hash FROM state ORDER BY hash") == [["a"], ["b"], ["c"], ["d"]])
-        #expect(try store.database.textRows("SELECT DISTINCT scenario_hash, device_hash FROM result")
-                == [["\(DefinitionHash.storedValue("cbf29ce484222325"))", "0"]])
-        #expect(try store.database.textRows("SELECT scenario_hash FROM v_cell_history LIMIT 1") == [["cbf29ce484222325"]])
+        #expect(try store.database.textRows("SELECT scenario_hash, device_hash FROM definition_pair")
+                == [["cbf29ce484222325", "dh"]])
+        #expect(try store.database.textRows("SELECT DISTINCT scenario_hash FROM v_cell_history") == [["cbf29ce484222325"]])
         // v_step reads the converted states: the null metric is in `metrics`, a number of its own nowhere.
         #expect(try store.database.textRows("""
             SELECT cell, root_y, gap, metrics FROM v_step ORDER BY cell

@@ -3,8 +3,8 @@ import Foundation
 
 /// The reference write rate: the same result rows inserted through the raw SQLite C API (prepared
 /// statements, text bound `SQLITE_STATIC`, one transaction), into a fresh database with the same schema.
-/// Like kbharness, it finds or inserts each row's cell and state (and the state's metric list) first, so
-/// both do the same work: a state several cells share is stored once.
+/// Like kbharness, it finds or inserts each row's cell, state (and the state's metric list), definition pair
+/// and message first, so both do the same work: what several rows share is stored once.
 ///
 /// kbharness's own write path is judged against this figure, measured in the same process and run.
 enum RawInsertReference {
@@ -16,10 +16,15 @@ enum RawInsertReference {
         var insertState: OpaquePointer
         var findMetricList: OpaquePointer
         var insertMetricList: OpaquePointer
+        var findDefinitionPair: OpaquePointer
+        var insertDefinitionPair: OpaquePointer
+        var findMessage: OpaquePointer
+        var insertMessage: OpaquePointer
         var insertResult: OpaquePointer
 
         var all: [OpaquePointer] {
-            [findCell, insertCell, findState, insertState, findMetricList, insertMetricList, insertResult]
+            [findCell, insertCell, findState, insertState, findMetricList, insertMetricList, findDefinitionPair,
+             insertDefinitionPair, findMessage, insertMessage, insertResult]
         }
     }
 
@@ -54,9 +59,14 @@ enum RawInsertReference {
             insertState: try prepare("INSERT INTO state (hash, metric_list_id, steps) VALUES (?, ?, ?)"),
             findMetricList: try prepare("SELECT id FROM metric_list WHERE positions = ?"),
             insertMetricList: try prepare("INSERT INTO metric_list (positions) VALUES (?)"),
+            findDefinitionPair: try prepare("SELECT id FROM definition_pair WHERE scenario_hash = ? AND device_hash = ?"),
+            insertDefinitionPair: try prepare("INSERT INTO definition_pair (scenario_hash, device_hash) VALUES (?, ?)"),
+            findMessage: try prepare("SELECT id FROM message WHERE text = ?"),
+            insertMessage: try prepare("INSERT INTO message (text) VALUES (?)"),
             insertResult: try prepare(HarnessStore.insertResultSQL))
         defer { for statement in statements.all { sqlite3_finalize(statement) } }
-        var metricLists: [String: Int64] = [:]
+        // Looked up once per batch, as kbharness does.
+        var metricLists: [String: Int64] = [:], definitionPairs: [String: Int64] = [:], messages: [String: Int64] = [:]
         for record in records {
             let outcome = record.outcome
             let key = outcome.key
@@ -81,31 +91,55 @@ enum RawInsertReference {
                 sqlite3_bind_int64(statements.insertState, 2, list)
                 return try step(db, statements.insertState, texts: [record.stateHash, record.state.steps], positions: [1, 3])
             }
+            let pairKey = record.scenarioHash + "\u{1F}" + record.deviceHash
+            let pairID: Int64
+            if let known = definitionPairs[pairKey] {
+                pairID = known
+            } else {
+                let hashes = [record.scenarioHash, record.deviceHash]
+                pairID = try findOrInsert(db, find: statements.findDefinitionPair, texts: hashes) {
+                    try step(db, statements.insertDefinitionPair, texts: hashes, positions: [1, 2])
+                }
+                definitionPairs[pairKey] = pairID
+            }
             let insert = statements.insertResult
+            if let message = outcome.message {
+                let messageID: Int64
+                if let known = messages[message] {
+                    messageID = known
+                } else {
+                    messageID = try findOrInsert(db, find: statements.findMessage, texts: [message]) {
+                        try step(db, statements.insertMessage, texts: [message], positions: [1])
+                    }
+                    messages[message] = messageID
+                }
+                sqlite3_bind_int64(insert, 11, messageID)
+            } else {
+                sqlite3_bind_null(insert, 11)
+            }
             sqlite3_bind_int64(insert, 1, runID)
             sqlite3_bind_int64(insert, 2, cellID)
             sqlite3_bind_int64(insert, 3, stateID)
-            sqlite3_bind_int64(insert, 5, Int64(outcome.steps.count))
-            sqlite3_bind_int64(insert, 6, Int64(outcome.failedInvariants))
-            sqlite3_bind_int64(insert, 7, Int64(outcome.mismatches.count))
-            if let gap = outcome.minGap { sqlite3_bind_double(insert, 8, gap) } else { sqlite3_bind_null(insert, 8) }
-            if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(insert, 9, occlusion) } else { sqlite3_bind_null(insert, 9) }
-            sqlite3_bind_int64(insert, 11, Int64(outcome.knownFailures))
-            sqlite3_bind_int64(insert, 12, Int64(outcome.steps(breaking: .covered)))
-            sqlite3_bind_int64(insert, 13, Int64(outcome.steps(breaking: .aboveTopGuide)))
-            sqlite3_bind_int64(insert, 14, Int64(outcome.steps(breaking: .notRestored)))
-            sqlite3_bind_int64(insert, 15, Int64(outcome.attempts))
-            sqlite3_bind_null(insert, 17)
-            if let wall = outcome.wallNanoseconds { sqlite3_bind_int64(insert, 18, wall) } else { sqlite3_bind_null(insert, 18) }
-            sqlite3_bind_int64(insert, 19, DefinitionHash.storedValue(record.scenarioHash))
-            sqlite3_bind_int64(insert, 20, DefinitionHash.storedValue(record.deviceHash))
-            var texts = [outcome.status.rawValue, outcome.message ?? ""]
-            var positions: [Int32] = [4, 10]
+            sqlite3_bind_int64(insert, 4, pairID)
+            sqlite3_bind_int64(insert, 6, Int64(outcome.steps.count))
+            sqlite3_bind_int64(insert, 7, Int64(outcome.failedInvariants))
+            sqlite3_bind_int64(insert, 8, Int64(outcome.mismatches.count))
+            if let gap = outcome.minGap { sqlite3_bind_double(insert, 9, gap) } else { sqlite3_bind_null(insert, 9) }
+            if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(insert, 10, occlusion) } else { sqlite3_bind_null(insert, 10) }
+            sqlite3_bind_int64(insert, 12, Int64(outcome.knownFailures))
+            sqlite3_bind_int64(insert, 13, Int64(outcome.steps(breaking: .covered)))
+            sqlite3_bind_int64(insert, 14, Int64(outcome.steps(breaking: .aboveTopGuide)))
+            sqlite3_bind_int64(insert, 15, Int64(outcome.steps(breaking: .notRestored)))
+            sqlite3_bind_int64(insert, 16, Int64(outcome.attempts))
+            sqlite3_bind_null(insert, 18)
+            if let wall = outcome.wallNanoseconds { sqlite3_bind_int64(insert, 19, wall) } else { sqlite3_bind_null(insert, 19) }
+            var texts = [outcome.status.rawValue]
+            var positions: [Int32] = [5]
             if let reference = outcome.reference {
                 texts.append(reference.rawValue)
-                positions.append(16)
+                positions.append(17)
             } else {
-                sqlite3_bind_null(insert, 16)
+                sqlite3_bind_null(insert, 17)
             }
             _ = try step(db, insert, texts: texts, positions: positions)
         }

@@ -270,16 +270,17 @@ extension HarnessStore {
     /// it ran with.
     func storedResult(runID: Int64, cell: String) throws -> (state: String, scenarioHash: String, deviceHash: String)? {
         let statement = try database.prepare("""
-            SELECT l.positions, s.steps, r.scenario_hash, r.device_hash
+            SELECT l.positions, s.steps, p.scenario_hash, p.device_hash
             FROM cell c
             JOIN result r ON r.cell_id = c.id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             JOIN state s ON s.id = r.state_id
             JOIN metric_list l ON l.id = s.metric_list_id
             WHERE r.run_id = ? AND c.key = ?
             """)
         try statement.bind([.integer(runID), .text(cell)])
         return try statement.mapRows {
-            (HarnessStore.canonicalState($0, at: 0) ?? "", DefinitionHash.text($0.int64(2)), DefinitionHash.text($0.int64(3)))
+            (HarnessStore.canonicalState($0, at: 0) ?? "", $0.text(2) ?? "", $0.text(3) ?? "")
         }.first
     }
 

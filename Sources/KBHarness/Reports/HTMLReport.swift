@@ -118,8 +118,10 @@ extension HarnessStore {
             SELECT g.id, g.kind, g.against, g.against_run_id, (SELECT uuid FROM run WHERE id = g.against_run_id),
                    g.cell, g.step, g.metric, g.old_value, g.new_value, g.rule, g.fails_run,
                    g.ref_p50_ns, g.p50_ns, g.ratio, g.p_value, g.confirmed,
-                   r.status, r.scenario_hash, r.device_hash, g.expected_id
-            FROM regression g JOIN result r ON r.id = g.result_id
+                   r.status, p.scenario_hash, p.device_hash, g.expected_id
+            FROM regression g
+            JOIN result r ON r.id = g.result_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             WHERE g.run_id = ?
             ORDER BY g.cell, g.step, g.metric, g.id
             """)
@@ -134,13 +136,12 @@ extension HarnessStore {
                 refP50: row.isNull(12) ? nil : row.int64(12), p50: row.isNull(13) ? nil : row.int64(13),
                 ratio: row.isNull(14) ? nil : row.double(14), pValue: row.isNull(15) ? nil : row.double(15),
                 confirmed: row.isNull(16) ? nil : row.boundedInt(16) == 1,
-                status: row.text(17) ?? "", scenarioHash: DefinitionHash.text(row.int64(18)),
-                deviceHash: DefinitionHash.text(row.int64(19)))
+                status: row.text(17) ?? "", scenarioHash: row.text(18) ?? "", deviceHash: row.text(19) ?? "")
         }
 
         // The known invariants come out of the stored state so a known issue is named, not only counted.
         let cells = try database.prepare("""
-            SELECT c.key, r.status, r.message, r.min_gap, r.max_occlusion, r.known_failures,
+            SELECT c.key, r.status, m.text, r.min_gap, r.max_occlusion, r.known_failures,
                    CASE WHEN r.known_failures > 0 AND json_valid(s.steps) THEN
                        (SELECT group_concat(DISTINCT k.value)
                         FROM json_each(s.steps) AS step, json_each(step.value, '$[4]') AS k)
@@ -149,6 +150,7 @@ extension HarnessStore {
             FROM result r
             JOIN cell c ON c.id = r.cell_id
             JOIN state s ON s.id = r.state_id
+            LEFT JOIN message m ON m.id = r.message_id
             WHERE r.run_id = ? ORDER BY c.key
             """)
         try cells.bind(1, runID)

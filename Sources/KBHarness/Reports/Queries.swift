@@ -151,11 +151,12 @@ extension HarnessStore {
     /// cell did not run then.
     public func cellState(runID: Int64, cell: String) throws -> (status: String, message: String?, state: String)? {
         let statement = try database.prepare("""
-            SELECT r.status, r.message, l.positions, s.steps
+            SELECT r.status, m.text, l.positions, s.steps
             FROM cell c
             JOIN result r ON r.cell_id = c.id
             JOIN state s ON s.id = r.state_id
             JOIN metric_list l ON l.id = s.metric_list_id
+            LEFT JOIN message m ON m.id = r.message_id
             WHERE r.run_id = ? AND c.key = ?
             """)
         try statement.bind([.integer(runID), .text(cell)])
@@ -166,10 +167,10 @@ extension HarnessStore {
     /// database holds now, which `render` replays; nil when the cell did not run then.
     public func cellRecording(runID: Int64, cell: String) throws -> (status: String, sameDefinitions: Bool)? {
         let statement = try database.prepare("""
-            SELECT r.status, ifnull(printf('%016x', r.scenario_hash) = s.definition_hash
-                                    AND printf('%016x', r.device_hash) = d.definition_hash, 0)
+            SELECT r.status, ifnull(p.scenario_hash = s.definition_hash AND p.device_hash = d.definition_hash, 0)
             FROM cell c
             JOIN result r ON r.cell_id = c.id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             LEFT JOIN scenario s ON s.id = c.scenario_id
             LEFT JOIN device d ON d.id = c.device_id
             WHERE r.run_id = ? AND c.key = ?
@@ -220,13 +221,14 @@ extension HarnessStore {
         // Ordered by run id, which follows run creation exactly (start times can tie to the millisecond).
         let statement = try database.prepare("""
             SELECT run.uuid, run.started_at, r.status, ifnull(r.min_gap, ''), ifnull(round(t.p50_ns / 1000.0, 2), ''),
-                   s.hash, printf('%016x', r.scenario_hash),
+                   s.hash, p.scenario_hash,
                    lag(s.hash) OVER (ORDER BY run.id) AS previous_state,
-                   lag(printf('%016x', r.scenario_hash)) OVER (ORDER BY run.id) AS previous_definition,
+                   lag(p.scenario_hash) OVER (ORDER BY run.id) AS previous_definition,
                    lag(r.status) OVER (ORDER BY run.id) AS previous_status
             FROM cell c
             JOIN result r ON r.cell_id = c.id
             JOIN state s ON s.id = r.state_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             JOIN run ON run.id = r.run_id AND run.status = 'complete'
             LEFT JOIN timing t ON t.result_id = r.id
             WHERE c.key = ?

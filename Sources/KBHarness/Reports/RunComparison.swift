@@ -48,7 +48,7 @@ extension HarnessStore {
     public func compareRuns(_ runA: Int64, _ runB: Int64) throws -> [CellComparison] {
         let statement = try database.prepare("""
             SELECT c.key, a.status, b.status, sa.hash, sb.hash,
-                   a.scenario_hash = b.scenario_hash AND a.device_hash = b.device_hash, ta.p50_ns, tb.p50_ns,
+                   a.definition_pair_id = b.definition_pair_id, ta.p50_ns, tb.p50_ns,
                    a.failed_invariants, a.failed_expectations, b.failed_invariants, b.failed_expectations
             FROM result a
             JOIN cell c ON c.id = a.cell_id

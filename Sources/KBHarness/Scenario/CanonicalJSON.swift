@@ -124,19 +124,6 @@ public enum DefinitionHash {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// A hash's 16 hex digits as the signed integer with the same bits, as `result` stores definition hashes;
-    /// text that is not 16 hex digits (kbharness never writes one) is 0, as migration 0014 makes it.
-    public static func storedValue(_ hex: String) -> Int64 {
-        guard hex.utf8.count == 16, let value = UInt64(hex, radix: 16) else { return 0 }
-        return Int64(bitPattern: value)
-    }
-
-    /// The 16 hex digits of a stored hash (`storedValue`'s inverse; SQL: `printf('%016x', …)`).
-    public static func text(_ stored: Int64) -> String {
-        let hex = String(UInt64(bitPattern: stored), radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
     /// 64-bit FNV-1a of the UTF-8 bytes: the same on every machine, unlike Swift's seeded `Hasher`.
     public static func fnv1a64Value(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -31,10 +31,11 @@ public struct MergeSummary: Sendable {
 /// Column lists come from the schema (`PRAGMA table_info`), foreign keys from `PRAGMA foreign_key_list`,
 /// so a table or column a later migration adds is copied without changes here. Tables fall in classes:
 ///
-/// - tables whose rows one unique column identifies (device and scenario by `key`, `cell` by its key, `state`
-///   by its hash, `metric_list` by its positions): upserted by that column, so a state several inputs share
-///   is stored once; a definition's row is the input's when its `definition_hash` differs; their child
-///   tables (keyed only by the parent) are replaced for those parents;
+/// - tables whose rows a UNIQUE constraint identifies (device and scenario by `key`, `cell` by its key, `state`
+///   by its hash, `metric_list` by its positions, `definition_pair` by its two hashes, `message` by its
+///   text): upserted by those columns, so a state several inputs share is stored once; a definition's row is
+///   the input's when its `definition_hash` differs; their child tables (keyed only by the parent) are
+///   replaced for those parents;
 /// - `run`: runs of the inputs that share a group key (the selection without `$.shard`, git sha,
 ///   toolchain, build configuration, engine and harness versions), one per input, become one run;
 /// - `expected`: deduplicated by scope, metric and value; a different current value supersedes the target's;
@@ -242,8 +243,8 @@ private struct TableShape {
     var columns: [String]
     var foreignKeys: [ForeignKey]
     var kind: Kind
-    /// For `.keyed`: the unique column that identifies a row.
-    var key: String? = nil
+    /// For `.keyed`: the columns of the UNIQUE constraint that identifies a row.
+    var key: [String] = []
 }
 
 /// One merge, inside the caller's transaction.
@@ -302,21 +303,22 @@ private struct Merger {
             }
             let primary = columns.filter { $0.pk > 0 }
             let hasIntegerID = primary.count == 1 && primary[0].name == "id" && primary[0].type.uppercased() == "INTEGER"
-            // The column of the table's own single-column UNIQUE constraint, if it has one.
+            // The columns of the table's own UNIQUE constraint (the first, by index name), if it has one: what
+            // identifies a row by its content. One naming a foreign key (result's run and cell) does not.
             let unique = try database.prepare("""
-                SELECT (SELECT i.name FROM pragma_index_info(l.name) AS i)
-                FROM pragma_index_list(?) AS l
-                WHERE l."unique" = 1 AND l.origin = 'u' AND (SELECT count(*) FROM pragma_index_info(l.name)) = 1
-                ORDER BY l.name
+                SELECT l.name, i.name FROM pragma_index_list(?1) AS l, pragma_index_info(l.name) AS i
+                WHERE l."unique" = 1 AND l.origin = 'u'
+                ORDER BY l.name, i.seqno
                 """)
             try unique.bind(1, name)
-            let key = try unique.mapRows { $0.text(0) }.compactMap { $0 }.first
+            let uniqueColumns = try unique.mapRows { (index: $0.text(0) ?? "", column: $0.text(1) ?? "") }
+            let key = uniqueColumns.filter { $0.index == uniqueColumns.first?.index }.map(\.column)
             let kind: TableShape.Kind
             if name == "run" {
                 kind = .run
             } else if name == "expected" {
                 kind = .expected
-            } else if hasIntegerID && key != nil {
+            } else if hasIntegerID && !key.isEmpty && !key.contains(where: { column in foreignKeys.contains { $0.from == column } }) {
                 kind = .keyed
             } else if hasIntegerID {
                 kind = .appended
@@ -324,7 +326,7 @@ private struct Merger {
                 kind = .natural  // Refined below once every table's kind is known.
             }
             shapes[name] = TableShape(name: name, columns: columns.map(\.name), foreignKeys: foreignKeys, kind: kind,
-                                      key: kind == .keyed ? key : nil)
+                                      key: kind == .keyed ? key : [])
         }
         for (name, shape) in shapes where shape.kind == .natural && !shape.foreignKeys.isEmpty
             && shape.foreignKeys.allSatisfy({ shapes[$0.table]?.kind == .keyed }) {
@@ -392,14 +394,14 @@ private struct Merger {
     /// Upsert by the identifying column (the source wins when its definition differs), foreign keys mapped to
     /// the target's ids, then map source ids to the target's.
     mutating func mergeKeyed(_ table: TableShape) throws {
-        let key = quoted(table.key ?? "key")
+        let key = table.key.map(quoted).joined(separator: ", ")
         let columns = table.columns.filter { $0 != "id" }
         let list = columns.map(quoted).joined(separator: ", ")
         let changed = table.columns.contains("definition_hash")
             ? "main.\(quoted(table.name)).definition_hash IS NOT excluded.definition_hash"
             : columns.map { "main.\(quoted(table.name)).\(quoted($0)) IS NOT excluded.\(quoted($0))" }.joined(separator: " OR ")
-        let updates = columns.filter { $0 != table.key }.map { "\(quoted($0)) = excluded.\(quoted($0))" }
-        // A table of the key column alone (metric_list) has nothing to update.
+        let updates = columns.filter { !table.key.contains($0) }.map { "\(quoted($0)) = excluded.\(quoted($0))" }
+        // A table of its key columns alone (metric_list, definition_pair, message) has nothing to update.
         let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", ")) WHERE \(changed)"
         for (offset, schema) in sources.enumerated() {
             let index = offset + 1
@@ -415,7 +417,8 @@ private struct Merger {
             try database.execute("""
                 INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
                 SELECT '\(table.name)', \(index), s.id, m.id
-                FROM \(schema.table(table.name)) s JOIN main.\(quoted(table.name)) m ON m.\(key) = s.\(key)
+                FROM \(schema.table(table.name)) s JOIN main.\(quoted(table.name)) m
+                     ON \(table.key.map { "m.\(quoted($0)) = \(expression($0, of: table, source: index))" }.joined(separator: " AND "))
                 """)
         }
     }

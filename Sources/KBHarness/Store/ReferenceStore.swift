@@ -4,21 +4,22 @@ extension HarnessStore {
     /// The current reference snapshot of every cell of a scenario, by cell key.
     public func currentReferences(scenarioID: Int64) throws -> [String: StoredReference] {
         let statement = try database.prepare("""
-            SELECT c.key, x.id, x.result_id, run.uuid, s.hash, r.scenario_hash, r.device_hash
+            SELECT c.key, x.id, x.result_id, run.uuid, s.hash, p.scenario_hash, p.device_hash
             FROM cell_reference x
             JOIN cell c ON c.id = x.cell_id
             JOIN result r ON r.id = x.result_id
             JOIN state s ON s.id = r.state_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             JOIN run ON run.id = r.run_id
             WHERE x.scenario_id = ? AND x.superseded_at IS NULL
             """)
         try statement.bind(1, scenarioID)
         var references: [String: StoredReference] = [:]
         try statement.forEachRow { row in
-            guard let cell = row.text(0), let uuid = row.text(3), let hash = row.text(4) else { return }
+            guard let cell = row.text(0), let uuid = row.text(3), let hash = row.text(4), let scenarioHash = row.text(5),
+                  let deviceHash = row.text(6) else { return }
             references[cell] = StoredReference(id: row.int64(1), resultID: row.int64(2), runUUID: uuid, stateHash: hash,
-                                               scenarioHash: DefinitionHash.text(row.int64(5)),
-                                               deviceHash: DefinitionHash.text(row.int64(6)))
+                                               scenarioHash: scenarioHash, deviceHash: deviceHash)
         }
         return references
     }

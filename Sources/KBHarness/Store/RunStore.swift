@@ -373,14 +373,14 @@ extension HarnessStore {
         return counts
     }
 
-    /// One `result` row; the raw C-API benchmark reference binds the same statement. Its cell, state and
-    /// definitions are integer keys: the text they stand for is stored once, in `cell` and `state`.
+    /// One `result` row; the raw C-API benchmark reference binds the same statement. Its cell, state,
+    /// definitions and message are integer keys: the text they stand for is stored once, in `cell`, `state`,
+    /// `definition_pair` and `message`.
     static let insertResultSQL = """
-        INSERT INTO result (run_id, cell_id, state_id, status, steps, failed_invariants, failed_expectations,
-                            min_gap, max_occlusion, message, known_failures, covered_steps, above_guide_steps,
-                            not_restored_steps, attempts, reference, reference_differences, wall_ns,
-                            scenario_hash, device_hash)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO result (run_id, cell_id, state_id, definition_pair_id, status, steps, failed_invariants,
+                            failed_expectations, min_gap, max_occlusion, message_id, known_failures, covered_steps,
+                            above_guide_steps, not_restored_steps, attempts, reference, reference_differences, wall_ns)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The inserts of `writeResults`, inside the caller's transaction.
@@ -419,23 +419,22 @@ extension HarnessStore {
             try insertResult.bind(1, runID)
             try insertResult.bind(2, cellID)
             try insertResult.bind(3, stateID)
-            try insertResult.bind(4, outcome.status.rawValue)
-            try insertResult.bind(5, outcome.steps.count)
-            try insertResult.bind(6, outcome.failedInvariants)
-            try insertResult.bind(7, outcome.mismatches.count)
-            try insertResult.bind(8, outcome.minGap)
-            try insertResult.bind(9, outcome.maxOcclusion)
-            try insertResult.bind(10, outcome.message)
-            try insertResult.bind(11, outcome.knownFailures)
-            try insertResult.bind(12, outcome.steps(breaking: .covered))
-            try insertResult.bind(13, outcome.steps(breaking: .aboveTopGuide))
-            try insertResult.bind(14, outcome.steps(breaking: .notRestored))
-            try insertResult.bind(15, outcome.attempts)
-            try insertResult.bind(16, outcome.reference?.rawValue)
-            try insertResult.bind(17, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
-            try insertResult.bind(18, outcome.wallNanoseconds)
-            try insertResult.bind(19, DefinitionHash.storedValue(record.scenarioHash))
-            try insertResult.bind(20, DefinitionHash.storedValue(record.deviceHash))
+            try insertResult.bind(4, try keys.definitionPairID(scenario: record.scenarioHash, device: record.deviceHash))
+            try insertResult.bind(5, outcome.status.rawValue)
+            try insertResult.bind(6, outcome.steps.count)
+            try insertResult.bind(7, outcome.failedInvariants)
+            try insertResult.bind(8, outcome.mismatches.count)
+            try insertResult.bind(9, outcome.minGap)
+            try insertResult.bind(10, outcome.maxOcclusion)
+            try insertResult.bind(11, try outcome.message.map { try keys.messageID($0) })
+            try insertResult.bind(12, outcome.knownFailures)
+            try insertResult.bind(13, outcome.steps(breaking: .covered))
+            try insertResult.bind(14, outcome.steps(breaking: .aboveTopGuide))
+            try insertResult.bind(15, outcome.steps(breaking: .notRestored))
+            try insertResult.bind(16, outcome.attempts)
+            try insertResult.bind(17, outcome.reference?.rawValue)
+            try insertResult.bind(18, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
+            try insertResult.bind(19, outcome.wallNanoseconds)
             try insertResult.execute()
             let resultID = database.lastInsertRowID
             if outcome.reference == .recorded {
@@ -480,12 +479,13 @@ extension HarnessStore {
     public func previousResults(before runID: Int64, scenario: String? = nil) throws -> [String: PreviousResult] {
         let range = CellRange(scenario: scenario)
         let statement = try database.prepare("""
-            SELECT c.key, r.run_id, run.uuid, r.status, s.hash, r.scenario_hash, r.device_hash,
+            SELECT c.key, r.run_id, run.uuid, r.status, s.hash, p.scenario_hash, p.device_hash,
                    r.failed_invariants, r.failed_expectations, r.id, r.cell_id, r.state_id
             FROM result r
             JOIN run ON run.id = r.run_id
             JOIN cell c ON c.id = r.cell_id
             JOIN state s ON s.id = r.state_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             WHERE r.id IN (SELECT max(r2.id) FROM cell c2 JOIN result r2 ON r2.cell_id = c2.id
                            JOIN run run2 ON run2.id = r2.run_id
                            WHERE run2.status = 'complete' AND run2.id < ?1
@@ -496,12 +496,12 @@ extension HarnessStore {
         var previous: [String: PreviousResult] = [:]
         try statement.forEachRow { row in
             guard let cell = row.text(0), let uuid = row.text(2), let status = row.text(3).flatMap(CellStatus.init),
-                  let stateHash = row.text(4) else { return }
+                  let stateHash = row.text(4), let scenarioHash = row.text(5), let deviceHash = row.text(6) else { return }
             let held = CellVerdict.held(status, failedInvariants: row.boundedInt(7), failedExpectations: row.boundedInt(8))
             previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, verdictHeld: held,
                                             resultID: row.int64(9), cellID: row.int64(10), stateID: row.int64(11),
-                                            stateHash: stateHash, scenarioHash: DefinitionHash.text(row.int64(5)),
-                                            deviceHash: DefinitionHash.text(row.int64(6)), timing: nil)
+                                            stateHash: stateHash, scenarioHash: scenarioHash, deviceHash: deviceHash,
+                                            timing: nil)
         }
         for (cell, reference) in try timingReferences(before: runID, range: range) { previous[cell]?.timing = reference }
         return previous
@@ -534,10 +534,10 @@ extension HarnessStore {
                 SELECT c.id AS cell_id, r.id AS id,
                        run.host = this.host AND run.toolchain = this.toolchain
                            AND run.build_configuration = this.build_configuration
-                           AND printf('%016x', r.scenario_hash) = s.definition_hash
-                           AND printf('%016x', r.device_hash) = d.definition_hash AS comparable
+                           AND p.scenario_hash = s.definition_hash AND p.device_hash = d.definition_hash AS comparable
                 FROM cell c
                 JOIN result r ON r.cell_id = c.id
+                JOIN definition_pair p ON p.id = r.definition_pair_id
                 JOIN timing t ON t.result_id = r.id
                 JOIN run ON run.id = r.run_id
                 JOIN run AS this ON this.id = ?1
@@ -549,9 +549,10 @@ extension HarnessStore {
                 SELECT coalesce(max(CASE WHEN comparable THEN id END), max(id)) AS id FROM timed GROUP BY cell_id
             )
             SELECT c.key, r.run_id, run.uuid, run.host, run.toolchain, run.build_configuration,
-                   r.scenario_hash, r.device_hash, t.raw
+                   p.scenario_hash, p.device_hash, t.raw
             FROM chosen
             JOIN result r ON r.id = chosen.id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             JOIN cell c ON c.id = r.cell_id
             JOIN run ON run.id = r.run_id
             JOIN timing t ON t.result_id = r.id
@@ -560,12 +561,12 @@ extension HarnessStore {
         var references: [String: TimingReference] = [:]
         try statement.forEachRow { row in
             guard let cell = row.text(0), let uuid = row.text(2), let host = row.text(3), let toolchain = row.text(4),
-                  let build = row.text(5) else { return }
+                  let build = row.text(5), let scenarioHash = row.text(6), let deviceHash = row.text(7) else { return }
             let samples = TimingSummary.unpack(row.blob(8) ?? [])
             guard !samples.isEmpty else { return }
             references[cell] = TimingReference(runID: row.int64(1), runUUID: uuid, host: host, toolchain: toolchain,
-                                               buildConfiguration: build, scenarioHash: DefinitionHash.text(row.int64(6)),
-                                               deviceHash: DefinitionHash.text(row.int64(7)), samples: samples)
+                                               buildConfiguration: build, scenarioHash: scenarioHash,
+                                               deviceHash: deviceHash, samples: samples)
         }
         return references
     }
