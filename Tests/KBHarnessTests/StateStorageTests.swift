@@ -129,59 +129,10 @@ import KeyboardAvoidance
         let (_, runID) = try runMatrix(store, selection)
         let showCells = [seCell(plainBottomField), seCell(scrollViewField), seCell(tallTextView)]
         let shown = try showCells.map { try store.cellStepsTable(runID: runID, cell: $0).rows }
-        // Every result as a kbharness of schema 13 stored it: its state as canonical JSON text.
-        let results = try store.database.rows("""
-            SELECT r.id, r.run_id, c.key, c.scenario_id, c.device_id, c.orientation, c.keyboard, c.strategy,
-                   p.scenario_hash, p.device_hash, r.status, r.steps, s.hash,
-                   r.failed_invariants, r.failed_expectations, r.min_gap, r.max_occlusion, m.text, r.known_failures,
-                   r.covered_steps, r.above_guide_steps, r.not_restored_steps, r.attempts, r.reference,
-                   r.reference_differences, r.wall_ns
-            FROM result r JOIN cell c ON c.id = r.cell_id JOIN state s ON s.id = r.state_id
-            JOIN definition_pair p ON p.id = r.definition_pair_id LEFT JOIN message m ON m.id = r.message_id
-            ORDER BY r.id
-            """)
-        var states: [Int64: String] = [:]
-        for row in results {
-            guard case .integer(let id) = row[0], case .integer(let run) = row[1], case .text(let cell) = row[2] else { continue }
-            states[id] = try #require(try store.cellState(runID: run, cell: cell)?.state)
-        }
         let distinct = try store.database.requireInt("SELECT count(*) FROM state")
         store.close()
-
         let path = scratch.file("old.sqlite")
-        do {
-            let old = try Database(path: path)
-            defer { old.close() }
-            try Migrator(EmbeddedMigrations.all.filter { $0.version <= 13 }).migrate(old)
-            try old.setApplicationID(HarnessStore.applicationID)
-            try old.execute("ATTACH DATABASE '\(source)' AS new")
-            for table in ["device", "device_orientation", "device_keyboard", "device_provenance", "scenario", "scenario_tag",
-                          "run", "expected"] {
-                try old.execute("INSERT INTO main.\(table) SELECT * FROM new.\(table)")
-            }
-            let insert = try old.prepare("""
-                INSERT INTO result (id, run_id, cell, scenario_id, device_id, orientation, keyboard, strategy, scenario_hash,
-                                    device_hash, status, steps, state_hash, failed_invariants, failed_expectations, min_gap,
-                                    max_occlusion, message, known_failures, covered_steps, above_guide_steps,
-                                    not_restored_steps, attempts, reference, reference_differences, wall_ns, state)
-                VALUES (\(Array(repeating: "?", count: 27).joined(separator: ", ")))
-                """)
-            for row in results {
-                guard case .integer(let id) = row[0] else { continue }
-                try insert.bind(row + [.text(states[id]!)])
-                try insert.execute()
-            }
-            try old.execute("""
-                INSERT INTO main.timing SELECT * FROM new.timing;
-                INSERT INTO main.regression SELECT * FROM new.regression;
-                INSERT INTO main.cell_reference (id, scenario_id, cell, result_id, state_hash, origin, mode, created_at,
-                                                 superseded_at)
-                SELECT x.id, x.scenario_id, c.key, x.result_id, s.hash, x.origin, x.mode, x.created_at, x.superseded_at
-                FROM new.cell_reference x JOIN new.cell c ON c.id = x.cell_id JOIN new.result r ON r.id = x.result_id
-                JOIN new.state s ON s.id = r.state_id;
-                DETACH DATABASE new;
-                """)
-        }
+        let states = try Self.writeOldShapeCopy(of: source, to: path)
         // What the views of schema 13 show, reading the JSON text.
         let views = ["v_step ORDER BY result_id, step", "v_move_log ORDER BY run, cell, step, seq", "v_result ORDER BY result_id",
                      "v_cell_history", "v_reference", "v_strategy_comparison", "v_strategy_failures", "v_run_summary"]
@@ -210,6 +161,87 @@ import KeyboardAvoidance
         #expect(try migrated.database.requireInt("SELECT count(*) FROM state") == distinct)
         #expect(try migrated.database.requireInt("SELECT count(DISTINCT reference) FROM result WHERE run_id = ?",
                                                  [.integer(nextID)]) == 1)
+    }
+
+    /// Writes at `path` the database at `source` as a kbharness of schema 13 stored it (every state as its
+    /// canonical JSON text in `result.state`), and returns those texts by result id.
+    @discardableResult
+    private static func writeOldShapeCopy(of source: String, to path: String) throws -> [Int64: String] {
+        let store = try HarnessStore(path: source)
+        let results = try store.database.rows("""
+            SELECT r.id, r.run_id, c.key, c.scenario_id, c.device_id, c.orientation, c.keyboard, c.strategy,
+                   p.scenario_hash, p.device_hash, r.status, r.steps, s.hash,
+                   r.failed_invariants, r.failed_expectations, r.min_gap, r.max_occlusion, m.text, r.known_failures,
+                   r.covered_steps, r.above_guide_steps, r.not_restored_steps, r.attempts, r.reference,
+                   r.reference_differences, r.wall_ns
+            FROM result r JOIN cell c ON c.id = r.cell_id JOIN state s ON s.id = r.state_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id LEFT JOIN message m ON m.id = r.message_id
+            ORDER BY r.id
+            """)
+        var states: [Int64: String] = [:]
+        for row in results {
+            guard case .integer(let id) = row[0], case .integer(let run) = row[1], case .text(let cell) = row[2] else { continue }
+            states[id] = try #require(try store.cellState(runID: run, cell: cell)?.state)
+        }
+        store.close()
+        let old = try Database(path: path)
+        defer { old.close() }
+        try Migrator(EmbeddedMigrations.all.filter { $0.version <= 13 }).migrate(old)
+        try old.setApplicationID(HarnessStore.applicationID)
+        try old.execute("ATTACH DATABASE '\(source)' AS new")
+        for table in ["device", "device_orientation", "device_keyboard", "device_provenance", "scenario", "scenario_tag",
+                      "run", "expected"] {
+            try old.execute("INSERT INTO main.\(table) SELECT * FROM new.\(table)")
+        }
+        let insert = try old.prepare("""
+            INSERT INTO result (id, run_id, cell, scenario_id, device_id, orientation, keyboard, strategy, scenario_hash,
+                                device_hash, status, steps, state_hash, failed_invariants, failed_expectations, min_gap,
+                                max_occlusion, message, known_failures, covered_steps, above_guide_steps,
+                                not_restored_steps, attempts, reference, reference_differences, wall_ns, state)
+            VALUES (\(Array(repeating: "?", count: 27).joined(separator: ", ")))
+            """)
+        for row in results {
+            guard case .integer(let id) = row[0] else { continue }
+            try insert.bind(row + [.text(states[id]!)])
+            try insert.execute()
+        }
+        try old.execute("""
+            INSERT INTO main.timing SELECT * FROM new.timing;
+            INSERT INTO main.regression SELECT * FROM new.regression;
+            INSERT INTO main.cell_reference (id, scenario_id, cell, result_id, state_hash, origin, mode, created_at,
+                                             superseded_at)
+            SELECT x.id, x.scenario_id, c.key, x.result_id, s.hash, x.origin, x.mode, x.created_at, x.superseded_at
+            FROM new.cell_reference x JOIN new.cell c ON c.id = x.cell_id JOIN new.result r ON r.id = x.result_id
+            JOIN new.state s ON s.id = r.state_id;
+            DETACH DATABASE new;
+            """)
+        return states
+    }
+
+    @Test func aDatabaseFromBeforeTheStatesIsMergedFromAMigratedCopyAndLeftAsItWas() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let phones = scratch.file("phones.sqlite"), pads = scratch.file("pads.sqlite"), old = scratch.file("old.sqlite")
+        for (path, device) in [(phones, "iphone-8"), (pads, "ipad-pro-11")] {
+            let store = try storeWithLibrary(path)
+            try runMatrix(store, RunSelection(devices: [device], orientations: [.portrait]))
+            store.close()
+        }
+        try Self.writeOldShapeCopy(of: pads, to: old)
+        let untouched = DatabaseBytes(old)
+        let copies = { try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("kbharness-merge-") } }
+        let copiesBefore = try copies()
+        let summary = try MergeStore.merge(inputs: [phones, old], into: scratch.file("merged.sqlite"))
+        #expect(summary.runsWritten == 2)
+        // (A read-only look inside a WAL-mode file may leave an empty -wal beside it, as any input's check does.)
+        #expect(DatabaseBytes(old).main == untouched.main && DatabaseBytes(old).wal?.isEmpty != false)
+        #expect(try copies() == copiesBefore)
+        // The old input's results read as the pads' own database shows them.
+        let steps = "SELECT cell, step, action, root_y, gap, metrics FROM v_step WHERE cell LIKE '%|ipad-pro-11|%' ORDER BY cell, step"
+        let merged = try sqlite3(scratch.file("merged.sqlite"), steps).stdout
+        #expect(merged == (try sqlite3(pads, steps)).stdout)
+        #expect(merged.split(separator: "\n").count > 50)
+        #expect(try sqlite3(scratch.file("merged.sqlite"), "PRAGMA foreign_key_check").stdout == "")
     }
 
     @Test func oldStatesOfOtherShapesAreConvertedByMigration0014() throws {

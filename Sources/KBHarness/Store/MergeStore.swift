@@ -57,16 +57,24 @@ public enum MergeStore {
     /// input or the target is left alone and named in `MergeSummary.ignoredTables`. SQLite attaches at
     /// most `SQLITE_LIMIT_ATTACHED` (10) databases at once and never inside a transaction: past that, the
     /// further inputs are copied one by one into temporary tables of this connection before the one
-    /// transaction begins, so every input joins the same run however many there are. A target this
-    /// merge created is removed again when the merge is refused or fails.
+    /// transaction begins, so every input joins the same run however many there are. An input of an older
+    /// schema is merged from a migrated copy in the temporary directory, removed afterwards; the input itself
+    /// is left as it was. A target this merge created is removed again when the merge is refused or fails.
     public static func merge(inputs: [String], into target: String, join: Bool = true) throws -> MergeSummary {
         guard !inputs.isEmpty else { throw HarnessError(.usage, "merge: name at least one input database") }
-        try checkInputs(inputs, target: target)
+        let older = try checkInputs(inputs, target: target)
+        var copies: [String: String] = [:]
+        defer {
+            for copy in copies.values {
+                for suffix in ["", "-wal", "-shm", "-journal", ".run-lock"] { unlink(copy + suffix) }
+            }
+        }
+        for path in older { copies[path] = try migratedCopy(of: path) }
         let created = !FileManager.default.fileExists(atPath: target)
         let store = try HarnessStore(path: target, create: true)
         do {
             defer { store.close() }
-            return try merge(inputs: inputs, into: store, join: join)
+            return try merge(inputs: inputs.map { copies[$0] ?? $0 }, into: store, join: join)
         } catch {
             if created {
                 for suffix in ["", "-wal", "-shm", "-journal", ".run-lock"] { unlink(target + suffix) }
@@ -156,8 +164,11 @@ public enum MergeStore {
     }
 
     /// Refuses, before the target is opened, an input that is missing, the target itself, named twice,
-    /// not SQLite, of another application, or of another schema version than this binary's.
-    static func checkInputs(_ inputs: [String], target: String) throws {
+    /// not SQLite, of another application, or of a newer schema version than this binary's. Returns the inputs
+    /// of an older schema version, which are merged from migrated copies.
+    @discardableResult
+    static func checkInputs(_ inputs: [String], target: String) throws -> [String] {
+        var older: [String] = []
         let latest = try HarnessStore.migrator().latestVersion
         var seen: [FileIdentity: String] = [:]
         let targetIdentity = FileIdentity(target)
@@ -189,10 +200,37 @@ public enum MergeStore {
             guard applicationID == HarnessStore.applicationID, tables == 1 else {
                 throw HarnessError(.data, String(format: "%@: not a kbharness database (application_id 0x%08X); nothing was merged", path, applicationID))
             }
-            guard version == latest else {
-                throw HarnessError(.data, "\(path): schema version \(version), this kbharness writes \(latest); open it with the matching kbharness (or let it migrate) first; nothing was merged")
+            guard version <= latest else {
+                throw HarnessError(.data, "\(path): schema version \(version), this kbharness writes \(latest); open it with the kbharness that wrote it, or a newer one; nothing was merged")
             }
+            if version < latest { older.append(path) }
         }
+        return older
+    }
+
+    /// A copy of the database at `path` in the temporary directory, migrated to this binary's schema. The copy
+    /// is `VACUUM INTO`'s, made through a read-only connection: a consistent snapshot, the input untouched.
+    static func migratedCopy(of path: String) throws -> String {
+        let copy = NSTemporaryDirectory() + "kbharness-merge-\(UUID().uuidString).sqlite"
+        func removeCopy() { for suffix in ["", "-wal", "-shm", "-journal", ".run-lock"] { unlink(copy + suffix) } }
+        do {
+            let database = try Database(path: path, options: .readOnly)
+            defer { database.close() }
+            let vacuum = try database.prepare("VACUUM INTO ?")
+            try vacuum.bind(1, copy)
+            try vacuum.execute()
+        } catch let error as SQLiteError {
+            removeCopy()
+            throw HarnessError(.io, "\(path): cannot copy it to migrate it (\(error.message)); nothing was merged")
+        }
+        do {
+            try HarnessStore(path: copy, create: false).close()
+        } catch {
+            removeCopy()
+            let reason = (error as? HarnessError)?.message ?? "\(error)"
+            throw HarnessError(.data, "\(path): its schema cannot be migrated (\(reason)); nothing was merged")
+        }
+        return copy
     }
 
     /// A file's device and inode, so two spellings of one path (or a hard link) are recognised.
