@@ -70,8 +70,8 @@ public final class HarnessStore {
         }
         let database: Database
         do {
-            // A result row carries 2–7 KB of per-step state: 16 KB pages keep it on its leaf page, where
-            // 4 KB pages would spill most rows into overflow pages.
+            // A state row holds up to several KB of steps (6.5 KB in the bundled matrix): 16 KB pages keep
+            // it on its leaf page, where 4 KB pages would spill the larger ones into overflow pages.
             database = try HarnessStore.retryingBusy {
                 try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384))
             }
