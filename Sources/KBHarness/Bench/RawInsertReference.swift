@@ -65,8 +65,17 @@ enum RawInsertReference {
             insertMessage: try prepare("INSERT INTO message (text) VALUES (?)"),
             insertResult: try prepare(HarnessStore.insertResultSQL))
         defer { for statement in statements.all { sqlite3_finalize(statement) } }
-        // Looked up once per batch, as kbharness does.
-        var metricLists: [String: Int64] = [:], definitionPairs: [String: Int64] = [:], messages: [String: Int64] = [:]
+        // Metric lists, definition pairs and messages are few: looked up once per batch, as kbharness does.
+        var known: [OpaquePointer: [String: Int64]] = [:]
+        func sharedID(_ find: OpaquePointer, _ insert: OpaquePointer, _ texts: [String]) throws -> Int64 {
+            let key = texts.joined(separator: "\u{1F}")
+            if let id = known[find]?[key] { return id }
+            let id = try findOrInsert(db, find: find, texts: texts) {
+                try step(db, insert, texts: texts, positions: Array(1...Int32(texts.count)))
+            }
+            known[find, default: [:]][key] = id
+            return id
+        }
         for record in records {
             let outcome = record.outcome
             let key = outcome.key
@@ -78,42 +87,15 @@ enum RawInsertReference {
                                 positions: [1, 4, 5, 6])
             }
             let stateID = try findOrInsert(db, find: statements.findState, texts: [record.stateHash]) {
-                let positions = record.state.positions
-                let list: Int64
-                if let known = metricLists[positions] {
-                    list = known
-                } else {
-                    list = try findOrInsert(db, find: statements.findMetricList, texts: [positions]) {
-                        try step(db, statements.insertMetricList, texts: [positions], positions: [1])
-                    }
-                    metricLists[positions] = list
-                }
+                let list = try sharedID(statements.findMetricList, statements.insertMetricList, [record.state.positions])
                 sqlite3_bind_int64(statements.insertState, 2, list)
                 return try step(db, statements.insertState, texts: [record.stateHash, record.state.steps], positions: [1, 3])
             }
-            let pairKey = record.scenarioHash + "\u{1F}" + record.deviceHash
-            let pairID: Int64
-            if let known = definitionPairs[pairKey] {
-                pairID = known
-            } else {
-                let hashes = [record.scenarioHash, record.deviceHash]
-                pairID = try findOrInsert(db, find: statements.findDefinitionPair, texts: hashes) {
-                    try step(db, statements.insertDefinitionPair, texts: hashes, positions: [1, 2])
-                }
-                definitionPairs[pairKey] = pairID
-            }
+            let pairID = try sharedID(statements.findDefinitionPair, statements.insertDefinitionPair,
+                                      [record.scenarioHash, record.deviceHash])
             let insert = statements.insertResult
             if let message = outcome.message {
-                let messageID: Int64
-                if let known = messages[message] {
-                    messageID = known
-                } else {
-                    messageID = try findOrInsert(db, find: statements.findMessage, texts: [message]) {
-                        try step(db, statements.insertMessage, texts: [message], positions: [1])
-                    }
-                    messages[message] = messageID
-                }
-                sqlite3_bind_int64(insert, 11, messageID)
+                sqlite3_bind_int64(insert, 11, try sharedID(statements.findMessage, statements.insertMessage, [message]))
             } else {
                 sqlite3_bind_null(insert, 11)
             }
