@@ -80,6 +80,7 @@ public final class HarnessStore {
         }
         do {
             try HarnessStore.claim(database, path: path)
+            try HarnessStore.defineMigrationFunctions(database)
             appliedMigrations = try migrator.migrate(database)
         } catch let error as SQLiteError {
             database.close()
@@ -89,6 +90,16 @@ public final class HarnessStore {
             throw HarnessError(.data, "\(path): \(error)")
         }
         self.database = database
+    }
+
+    /// Defines the SQL functions migrations call to convert what SQL alone cannot:
+    /// `kbharness_packed_samples(raw)` turns timing samples stored as little-endian Int64 (before 0014) into
+    /// their packed form (`TimingSummary.packed`); anything but a blob stays as it is.
+    static func defineMigrationFunctions(_ database: Database) throws {
+        try database.defineFunction("kbharness_packed_samples", argumentCount: 1) { arguments in
+            guard case .blob(let bytes) = arguments[0] else { return arguments[0] }
+            return .blob(TimingSummary.pack(TimingSummary.unpackLittleEndian(bytes)))
+        }
     }
 
     /// Runs `body` again while it fails with `SQLITE_BUSY`, for up to 5 s with sleeps of 2 … 100 ms.

@@ -51,14 +51,64 @@ public struct TimingSummary: Sendable, Equatable {
         return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank))]
     }
 
-    /// Samples packed as little-endian Int64, as stored in `timing.raw`.
-    public var packed: [UInt8] {
+    /// The samples as `timing.raw` stores them (migration 0014): sorted, the smallest as a zigzag varint and
+    /// each next one as an unsigned varint of its difference from the one before (LEB128, 7 bits a byte).
+    /// Sample order carries nothing (percentiles sort, the Mann–Whitney test ranks), and sorted timings differ
+    /// by little, so eleven samples take about 20 bytes instead of 88.
+    public var packed: [UInt8] { TimingSummary.pack(samples) }
+
+    /// `samples` packed as `timing.raw` stores them (see `packed`).
+    public static func pack(_ samples: [Int64]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(samples.count * 8)
-        for sample in samples {
-            withUnsafeBytes(of: sample.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.reserveCapacity(3 * samples.count)
+        var previous: UInt64? = nil
+        for sample in samples.sorted() {
+            let bits = UInt64(bitPattern: sample)
+            // The first is signed (zigzag: 0, -1, 1, -2 … → 0, 1, 2, 3 …); later differences are never negative.
+            var value = previous.map { bits &- $0 } ?? UInt64(bitPattern: (sample << 1) ^ (sample >> 63))
+            while value >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+            previous = bits
         }
         return bytes
+    }
+
+    /// The samples of a packed `timing.raw` (see `packed`), ascending; a truncated or overlong last varint
+    /// (a damaged row) ends the list.
+    public static func unpack(_ bytes: [UInt8]) -> [Int64] {
+        var samples: [Int64] = []
+        var index = 0
+        var previous: UInt64? = nil
+        while index < bytes.count {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            var complete = false
+            while index < bytes.count && shift < 64 {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { complete = true; break }
+                shift += 7
+            }
+            guard complete else { break }
+            let bits = previous.map { $0 &+ value } ?? UInt64(bitPattern: Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1))
+            samples.append(Int64(bitPattern: bits))
+            previous = bits
+        }
+        return samples
+    }
+
+    /// The samples of a `timing.raw` written before migration 0014: little-endian Int64 each, in measured order;
+    /// trailing odd bytes are ignored.
+    public static func unpackLittleEndian(_ bytes: [UInt8]) -> [Int64] {
+        stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { start in
+            var value: UInt64 = 0
+            for offset in 0..<8 { value |= UInt64(bytes[start + offset]) << (8 * UInt64(offset)) }
+            return Int64(bitPattern: value)
+        }
     }
 }
 
