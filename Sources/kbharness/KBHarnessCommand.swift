@@ -28,7 +28,7 @@ struct KBHarnessCommand: ParsableCommand {
             ShowCommand.self, RenderCommand.self, HistoryCommand.self, ScenariosCommand.self, DevicesCommand.self,
             CompareCommand.self, CompareStrategiesCommand.self, BaselineCommand.self, DoctorCommand.self, ReportCommand.self,
             BenchCommand.self, GenerateCommand.self, MergeCommand.self, LayoutCommand.self, UpgradeCommand.self,
-            InitCommand.self,
+            InitCommand.self, PruneCommand.self,
         ],
         defaultSubcommand: nil)
 

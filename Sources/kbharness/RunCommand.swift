@@ -209,6 +209,11 @@ struct RunCommand: ParsableCommand {
                 printNote("wrote \(report.referenceFilesWritten.count) reference file\(report.referenceFilesWritten.count == 1 ? "" : "s") "
                           + "(\(FolderSync.list(report.referenceFilesWritten))): review and commit them")
             }
+            // A project's retention: the runs beyond its `keep` go once this one is recorded.
+            if let keep = try ProjectContext.current()?.keep {
+                let pruned = try database.prune(keep: keep)
+                if pruned.runsDeleted > 0 { printNote("kept the newest \(keep) runs (kbharness.yaml keep): " + pruned.line) }
+            }
             if outputs.format == .text { RunSummaryPrinter.print(report, palette: Palette(mode: color)) }
             try outputs.write(report)
             return report.exitCode

@@ -73,7 +73,8 @@ public final class HarnessStore {
             // A result row carries 2–7 KB of per-step state: 16 KB pages keep it on its leaf page, where
             // 4 KB pages would spill most rows into overflow pages.
             database = try HarnessStore.retryingBusy {
-                try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384))
+                // Incremental vacuum lets `kbharness prune` give back the pages of the runs it deletes.
+                try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384, incrementalVacuumForNewFiles: true))
             }
         } catch let error as SQLiteError {
             throw HarnessStore.map(error, path: path, creating: !exists)
