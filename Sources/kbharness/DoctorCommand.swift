@@ -5,7 +5,7 @@ import KBHarness
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the database: pragmas, schema version, integrity and foreign keys.",
+        abstract: "Check the database: pragmas, schema version, integrity, foreign keys; size by table.",
         discussion: """
             Opening the database marks as aborted any run a killed kbharness left running. Then it checks \
             the journal mode (wal), foreign keys, synchronous, busy timeout, the schema version against this \
