@@ -22,8 +22,11 @@ enum FolderSync {
                                    + "only what was imported: run `kbharness import` first, or drop --frozen to import them now")
             }
             let summary = try database.importLibrary(library)
-            printNote("imported \(drift.changedFiles.count) changed file\(drift.changedFiles.count == 1 ? "" : "s") before running "
-                      + "(\(files)): \(summary.line)")
+            // Another kbharness may have imported them in the meantime: then there is nothing to say.
+            if summary.devicesAdded + summary.devicesUpdated + summary.scenariosAdded + summary.scenariosUpdated > 0 {
+                printNote("imported \(drift.changedFiles.count) changed file\(drift.changedFiles.count == 1 ? "" : "s") before running "
+                          + "(\(files)): \(summary.line)")
+            }
         }
         if !drift.gone.isEmpty {
             let gone = list(drift.gone.map { "\($0.key) from \($0.file)" })
