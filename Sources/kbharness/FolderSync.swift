@@ -11,7 +11,7 @@ enum FolderSync {
     /// left alone: the database may have been filled from elsewhere.
     static func bringUpToDate(_ database: HarnessStore, folder: String, frozen: Bool) throws {
         guard FileManager.default.fileExists(atPath: folder) else { return }
-        let stored = try database.deviceCount() == 0 ? [] : database.loadStoredDevices().devices
+        let stored = try database.loadStoredDevices().devices
         let library = try ScenarioLibrary.load(paths: [folder], storedDevices: stored)
         let drift = try database.drift(of: library, folder: folder)
         if !drift.changedFiles.isEmpty {

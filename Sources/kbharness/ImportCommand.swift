@@ -58,7 +58,7 @@ struct ImportCommand: ParsableCommand {
             let database = try store.open(create: true)
             defer { database.close() }
             // Only the devices: a stored scenario that no longer parses must not stop the import that replaces it.
-            let stored = try database.deviceCount() == 0 ? (devices: [], unreadable: []) : database.loadStoredDevices()
+            let stored = try database.loadStoredDevices()
             for key in stored.unreadable {
                 let fix = (try? BuiltInDevices.profile(key)) != nil
                     ? "this import replaces it with the built-in profile unless a file among the paths defines it"
