@@ -20,14 +20,18 @@ public struct OpenOptions: Sendable, Equatable {
     public var immutable: Bool
     /// The page size of a file this connection creates (nil: SQLite's default, 4096); existing files keep theirs.
     public var pageSizeForNewFiles: Int?
+    /// Whether a file this connection creates frees pages on `PRAGMA incremental_vacuum` (auto_vacuum
+    /// INCREMENTAL, which only an empty file can take without a full VACUUM).
+    public var incrementalVacuumForNewFiles: Bool
 
     /// Creates options; the defaults are read-write+create, a 5000 ms busy timeout and a normal open.
     public init(mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5000, immutable: Bool = false,
-                pageSizeForNewFiles: Int? = nil) {
+                pageSizeForNewFiles: Int? = nil, incrementalVacuumForNewFiles: Bool = false) {
         self.mode = mode
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.immutable = immutable
         self.pageSizeForNewFiles = pageSizeForNewFiles
+        self.incrementalVacuumForNewFiles = incrementalVacuumForNewFiles
     }
 
     /// Read-write, create if missing, 5000 ms busy timeout.
@@ -88,8 +92,9 @@ public final class Database {
                 try execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
                 if !isInMemoryOrTemporary {
                     // A page size is only chosen before the first page exists (WAL mode fixes it after).
-                    if let pageSize = options.pageSizeForNewFiles, try scalarInt("PRAGMA page_count") == 0 {
-                        try execute("PRAGMA page_size = \(pageSize)")
+                    if try scalarInt("PRAGMA page_count") == 0 {
+                        if let pageSize = options.pageSizeForNewFiles { try execute("PRAGMA page_size = \(pageSize)") }
+                        if options.incrementalVacuumForNewFiles { try execute("PRAGMA auto_vacuum = INCREMENTAL") }
                     }
                     // Must run outside any transaction; a no-op when the file is already in WAL mode.
                     try execute("PRAGMA journal_mode = WAL")

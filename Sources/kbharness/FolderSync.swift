@@ -11,7 +11,7 @@ enum FolderSync {
     /// left alone: the database may have been filled from elsewhere.
     static func bringUpToDate(_ database: HarnessStore, folder: String, frozen: Bool) throws {
         guard FileManager.default.fileExists(atPath: folder) else { return }
-        let stored = try database.deviceCount() == 0 ? [] : database.loadStoredDevices().devices
+        let stored = try database.loadStoredDevices().devices
         let library = try ScenarioLibrary.load(paths: [folder], storedDevices: stored)
         let drift = try database.drift(of: library, folder: folder)
         if !drift.changedFiles.isEmpty {
@@ -22,8 +22,11 @@ enum FolderSync {
                                    + "only what was imported: run `kbharness import` first, or drop --frozen to import them now")
             }
             let summary = try database.importLibrary(library)
-            printNote("imported \(drift.changedFiles.count) changed file\(drift.changedFiles.count == 1 ? "" : "s") before running "
-                      + "(\(files)): \(summary.line)")
+            // Another kbharness may have imported them in the meantime: then there is nothing to say.
+            if summary.devicesAdded + summary.devicesUpdated + summary.scenariosAdded + summary.scenariosUpdated > 0 {
+                printNote("imported \(drift.changedFiles.count) changed file\(drift.changedFiles.count == 1 ? "" : "s") before running "
+                          + "(\(files)): \(summary.line)")
+            }
         }
         if !drift.gone.isEmpty {
             let gone = list(drift.gone.map { "\($0.key) from \($0.file)" })

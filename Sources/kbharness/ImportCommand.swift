@@ -58,7 +58,7 @@ struct ImportCommand: ParsableCommand {
             let database = try store.open(create: true)
             defer { database.close() }
             // Only the devices: a stored scenario that no longer parses must not stop the import that replaces it.
-            let stored = try database.deviceCount() == 0 ? (devices: [], unreadable: []) : database.loadStoredDevices()
+            let stored = try database.loadStoredDevices()
             for key in stored.unreadable {
                 let fix = (try? BuiltInDevices.profile(key)) != nil
                     ? "this import replaces it with the built-in profile unless a file among the paths defines it"
@@ -70,11 +70,15 @@ struct ImportCommand: ParsableCommand {
                 print(report.summary)
                 for line in report.details { printNote("  \(line)") }
             }
+            // The reference files beside the scenarios are read too: one that is broken, or that holds another
+            // scenario's references, stops the import before anything is written.
+            let references = try ReferenceFiles.check(library, folders: paths.filter(Self.isDirectory))
             // What the folders no longer define, found before the import so an import that fails removes nothing.
             var gone: [LibraryDrift.Gone] = []
             for path in paths where Self.isDirectory(path) { gone += try database.drift(of: library, folder: path).gone }
             let summary = try database.importLibrary(library, dryRun: dryRun)
-            print((dryRun ? "dry run, nothing written: " : "imported: ") + summary.line)
+            print((dryRun ? "dry run, nothing written: " : "imported: ") + summary.line
+                  + (references.files > 0 ? "; reference files: \(references.files) (\(references.cells) cells)" : ""))
             if !gone.isEmpty {
                 let names = FolderSync.list(gone.map { "\($0.key) (\($0.file))" })
                 if prune && !dryRun {

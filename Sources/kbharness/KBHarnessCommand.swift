@@ -8,8 +8,11 @@ struct KBHarnessCommand: ParsableCommand {
         commandName: "kbharness",
         abstract: "Prove, without a device, that the keyboard never hides a text field.",
         discussion: """
-            Scenarios live in Scenarios/ and are imported into an SQLite database (./kbharness.sqlite by \
-            default); the 41 device profiles are built in, and a devices file of yours adds or overrides \
+            In an app's repository, `kbharness init` starts a project: a kbharness.yaml (found from any \
+            subdirectory) naming the scenarios folder and the database, an example scenario and a CI workflow; \
+            reference snapshots are then kept in git beside the scenarios. Without one, scenarios live in \
+            Scenarios/ and are imported into an SQLite database (./kbharness.sqlite by default); the 41 device \
+            profiles are built in, and a devices file of yours adds or overrides \
             them (`kbharness devices` says where each comes from). `kbharness run` runs the avoidance engine over the matrix \
             scenario × device × orientation × keyboard × strategy, records every result, regression \
             and timing, and exits 1 when anything failed or regressed.
@@ -24,11 +27,11 @@ struct KBHarnessCommand: ParsableCommand {
             """,
         version: KBHarnessCommand.version,
         subcommands: [
-            RunCommand.self, ImportCommand.self, AcceptCommand.self, RegressionsCommand.self, RunsCommand.self,
-            ShowCommand.self, RenderCommand.self, HistoryCommand.self, ScenariosCommand.self, DevicesCommand.self,
-            CompareCommand.self, CompareStrategiesCommand.self, BaselineCommand.self, DoctorCommand.self, ReportCommand.self,
-            BenchCommand.self, GenerateCommand.self, MergeCommand.self, LayoutCommand.self, UpgradeCommand.self,
-            InitCommand.self,
+            InitCommand.self, RunCommand.self, ImportCommand.self, AcceptCommand.self, RegressionsCommand.self,
+            RunsCommand.self, ShowCommand.self, RenderCommand.self, HistoryCommand.self, ScenariosCommand.self,
+            DevicesCommand.self, CompareCommand.self, CompareStrategiesCommand.self, BaselineCommand.self,
+            DoctorCommand.self, PruneCommand.self, ReportCommand.self, BenchCommand.self, GenerateCommand.self,
+            MergeCommand.self, LayoutCommand.self, UpgradeCommand.self,
         ],
         defaultSubcommand: nil)
 

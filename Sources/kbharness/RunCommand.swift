@@ -181,6 +181,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let code: Int32 = try reportingErrors {
+            // The project file is read once for the run's record mode, reference files and retention.
+            let project = try ProjectContext.current()
             let scenarios = try self.scenarios
             let database = try FirstUse.openDatabase(store, importing: scenarios)
             defer { database.close() }
@@ -193,13 +195,13 @@ struct RunCommand: ParsableCommand {
             options.timingSamples = samples
             options.failOnTiming = failKinds.contains("timing")
             options.failOnFlaky = failKinds.contains("flaky")
-            options.record = try record ?? RecordMode.defaultMode(project: ProjectContext.current()?.record)
+            options.record = record ?? RecordMode.defaultMode(project: project?.record)
             options.retries = retries
             options.jobs = jobs
             options.retainOutcomes = outputs.needsEveryOutcome
             options.attachToTerminal()
             // In a project, the references of its scenarios live in files beside them, in git.
-            if let project = try ProjectContext.current(), project.scenariosPath == scenarios {
+            if let project, project.scenariosPath == scenarios {
                 options.referenceFiles = ReferenceFiles(folder: scenarios)
             }
             let selection = try selection()
@@ -208,6 +210,11 @@ struct RunCommand: ParsableCommand {
             if !report.referenceFilesWritten.isEmpty {
                 printNote("wrote \(report.referenceFilesWritten.count) reference file\(report.referenceFilesWritten.count == 1 ? "" : "s") "
                           + "(\(FolderSync.list(report.referenceFilesWritten))): review and commit them")
+            }
+            // A project's retention: the runs beyond its `keep` go once this one is recorded.
+            if let keep = project?.keep {
+                let pruned = try database.prune(keep: keep)
+                if pruned.runsDeleted > 0 { printNote("kept the newest \(keep) runs (kbharness.yaml keep): " + pruned.line) }
             }
             if outputs.format == .text { RunSummaryPrinter.print(report, palette: Palette(mode: color)) }
             try outputs.write(report)

@@ -99,7 +99,7 @@ enum FirstUse {
         guard try database.isEmpty() else { return }
         try requireScenarios(directory, for: database.path)
         // Devices imported before the scenarios (a user's own devices file) are kept, as `import` keeps them.
-        let stored = try database.deviceCount() == 0 ? [] : database.loadStoredDevices().devices
+        let stored = try database.loadStoredDevices().devices
         let library = try ScenarioLibrary.load(paths: [directory], storedDevices: stored)
         let summary = try database.importLibrary(library)
         printNote("first use: imported \(directory) into \(database.path) (\(summary.line))")

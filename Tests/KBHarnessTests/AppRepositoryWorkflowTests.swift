@@ -86,6 +86,8 @@ import Testing
         #expect(ci.stdout.hasSuffix("kbharness: \(cells) passed, 0 failed; no regressions\n"), "\(ci.stdout)")
         #expect(!ci.stderr.contains("wrote"), "CI records nothing")
         #expect(try git(["status", "--porcelain", "--untracked-files=no"], in: clone).stdout == "")
+        let imported = try kbharness(["import"], in: clone)
+        #expect(imported.stdout.hasSuffix("; reference files: 2 (\(cells) cells)\n"), "\(imported.stdout)")
 
         // One number changed in a reference file: exactly that cell fails, and the message names the file.
         let file = clone + "/" + references[1]
@@ -103,6 +105,13 @@ import Testing
                 "\(broken.stdout)")
         #expect(broken.stdout.contains("FAIL \(cell): differs from the reference in \(file): step 1 gap: reference 999"),
                 "\(broken.stdout)")
+        // A reference file that is not the format stops import and run alike, naming its line and field.
+        try (edited.replacingOccurrences(of: "\"format\"", with: "\"fromat\"")).write(toFile: file, atomically: true, encoding: .utf8)
+        for arguments in [["import"], all] {
+            let refused = try kbharness(arguments, in: clone, environment: ["CI": "true"])
+            #expect(refused.status == 65 && refused.stderr.contains("\(file):"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("fromat: unknown field 'fromat'; did you mean 'format'?"), "\(refused.stderr)")
+        }
 
         // Back in the app: the postcode 40 pt lower. The run fails the moved cells; --record failed re-records
         // them, and the diff touches only the address references.

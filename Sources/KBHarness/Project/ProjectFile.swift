@@ -11,12 +11,13 @@ import Yams
 /// strategies: [iq]                # run's --strategy when not given
 /// devices: all                    # run's --device when not given: all, or a list of keys
 /// record: missing                 # run's --record when not given (CI=true still means never)
+/// keep: 20                        # complete runs kept: run prunes older ones (baselines, references stay)
 /// ```
 public struct ProjectFile: Sendable, Equatable {
     /// The file's name, searched for upward from the working directory.
     public static let fileName = "kbharness.yaml"
     /// Every field a project file may have.
-    static let fields = ["scenarios", "database", "strategies", "devices", "record"]
+    static let fields = ["scenarios", "database", "strategies", "devices", "record", "keep"]
 
     /// The file's path, absolute.
     public var path: String
@@ -30,6 +31,8 @@ public struct ProjectFile: Sendable, Equatable {
     public var devices: [String]?
     /// `run`'s record mode when `--record` is not given; nil for run's own default.
     public var record: RecordMode?
+    /// How many complete runs to keep: `run` prunes the older ones after it (`kbharness prune`); nil keeps all.
+    public var keep: Int?
 
     /// The folder holding the file.
     public var directory: String { PathText.directory(of: path) }
@@ -92,6 +95,7 @@ public struct ProjectFile: Sendable, Equatable {
             if let database = reader.string(fields, "database") { project.database = database }
             project.strategies = reader.keyList(fields, "strategies")
             project.devices = reader.keyList(fields, "devices")
+            if fields.has("keep") { project.keep = reader.integer(fields, "keep", minimum: 1) }
             if fields.has("record") {
                 project.record = reader.choice(fields, "record", RecordMode.self)
             }

@@ -290,6 +290,21 @@ public struct ReferenceFiles: Sendable, Equatable {
         self.folder = folder
     }
 
+    /// Reads every reference file of `library`'s scenarios under `folders` and checks it belongs to its
+    /// scenario; throws (65) on the first that does not. Returns how many files and cells there are.
+    public static func check(_ library: ScenarioLibrary, folders: [String]) throws -> (files: Int, cells: Int) {
+        var files = 0, cells = 0
+        for folder in folders {
+            let references = ReferenceFiles(folder: folder)
+            for scenario in library.scenarios {
+                guard let found = try references.references(for: scenario), !found.isEmpty else { continue }
+                files += 1
+                cells += found.count
+            }
+        }
+        return (files, cells)
+    }
+
     /// Whether a scenario imported from `sourceFile` keeps its references in a file of this folder.
     public func holds(_ sourceFile: String) -> Bool {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"

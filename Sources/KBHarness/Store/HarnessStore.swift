@@ -73,7 +73,8 @@ public final class HarnessStore {
             // A state row holds up to several KB of steps (6.5 KB in the bundled matrix): 16 KB pages keep
             // it on its leaf page, where 4 KB pages would spill the larger ones into overflow pages.
             database = try HarnessStore.retryingBusy {
-                try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384))
+                // Incremental vacuum lets `kbharness prune` give back the pages of the runs it deletes.
+                try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384, incrementalVacuumForNewFiles: true))
             }
         } catch let error as SQLiteError {
             throw HarnessStore.map(error, path: path, creating: !exists)

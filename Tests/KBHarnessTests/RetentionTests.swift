@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import KBSQLite
+@testable import KBHarness
+
+/// Retention: `prune --keep N` and a project's `keep`, which never delete a baseline's or a reference's run,
+/// and give the space back; `doctor` says where the bytes are.
+@Suite struct RetentionTests {
+    @Test func pruneKeepsTheNewestBaselinesAndReferencesAndReclaimsTheSpace() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("kb.sqlite")
+        let store = try storeWithLibrary(path)
+        defer { store.close() }
+        let db = store.database
+        #expect(try db.scalarInt("PRAGMA auto_vacuum") == 2, "a new database frees pages incrementally")
+        var ids: [Int64] = []
+        for _ in 0..<5 { ids.append(try runMatrix(store, seStandardPortrait, samples: 3).runID) }
+        let cells = try db.requireInt("SELECT count(*) FROM result WHERE run_id = ?", [.integer(ids[2])])
+        // Run 1 recorded every reference; run 2 is a baseline; runs 4 and 5 are the newest two.
+        #expect(try db.scalarInt("SELECT count(DISTINCT r.run_id) FROM cell_reference c JOIN result r ON r.id = c.result_id") == 1)
+        try store.setBaseline("release", runID: ids[1], note: nil)
+
+        let before = DatabaseBytes(path)
+        let dry = try store.prune(keep: 2, dryRun: true)
+        #expect(dry.runsDeleted == 1 && dry.resultsDeleted == Int(cells) && dry.runsKept == 4 && dry.runsPinned == 2)
+        #expect(DatabaseBytes(path) == before, "a dry run writes nothing")
+
+        let summary = try store.prune(keep: 2)
+        #expect(summary == PruneSummary(runsDeleted: 1, resultsDeleted: Int(cells), runsKept: 4, runsPinned: 2,
+                                        bytesBefore: summary.bytesBefore, bytesAfter: summary.bytesAfter))
+        #expect(try db.prepare("SELECT id FROM run ORDER BY id").mapRows { $0.int64(0) } == [ids[0], ids[1], ids[3], ids[4]])
+        for table in ["result", "regression"] {
+            #expect(try db.scalarInt("SELECT count(*) FROM \(table) WHERE run_id = ?", [.integer(ids[2])]) == 0, "\(table)")
+        }
+        #expect(try db.scalarInt("SELECT count(*) FROM timing WHERE result_id NOT IN (SELECT id FROM result)") == 0)
+        #expect(try db.textRows("PRAGMA foreign_key_check").isEmpty)
+        #expect(try db.scalarInt("SELECT count(*) FROM v_run_summary") == 4)
+        // Run 4 compared with run 3, which is gone: its regressions keep their text, the run id is NULL.
+        #expect(try db.scalarInt("SELECT count(*) FROM regression WHERE against_run_id = ?", [.integer(ids[2])]) == 0)
+        #expect(summary.bytesAfter <= summary.bytesBefore)
+
+        // Pruning again deletes nothing; keep 1 keeps the newest and the two pinned runs.
+        #expect(try store.prune(keep: 2).runsDeleted == 0)
+        #expect(try store.prune(keep: 1).runsDeleted == 1)
+        #expect(try db.prepare("SELECT id FROM run ORDER BY id").mapRows { $0.int64(0) } == [ids[0], ids[1], ids[4]])
+    }
+
+    @Test func anOlderDatabaseIsVacuumedOnceAndThenFreesPagesIncrementally() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("old.sqlite")
+        do {
+            let store = try storeWithLibrary(path)
+            // Every orientation and keyboard of the SE: enough results that the deleted run spans many pages.
+            for _ in 0..<3 { _ = try runMatrix(store, RunSelection(devices: ["iphone-se-1st-gen"])) }
+            // As kbharness created files before auto_vacuum: a full VACUUM is the only way to change it.
+            try store.database.execute("PRAGMA auto_vacuum = NONE")
+            try store.database.execute("VACUUM")
+            #expect(try store.database.scalarInt("PRAGMA auto_vacuum") == 0)
+            store.close()
+        }
+        let store = try HarnessStore(path: path)
+        defer { store.close() }
+        let summary = try store.prune(keep: 1)
+        #expect(summary.runsDeleted == 1)
+        #expect(try store.database.scalarInt("PRAGMA auto_vacuum") == 2)
+        #expect(summary.bytesAfter < summary.bytesBefore, "\(summary.line)")
+    }
+
+    @Test func aProjectsKeepPrunesAfterEveryRunAndDoctorShowsSizes() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        #expect(try kbharness(["init"], in: scratch.path).status == 0)
+        _ = try scratch.write("kbharness.yaml", "scenarios: kbharness\nkeep: 1\n")
+        let run = ["run", "--device", "iphone-se-2nd-3rd-gen", "--orientation", "portrait", "--samples", "0"]
+        #expect(try kbharness(run, in: scratch.path).status == 0)
+        #expect(try kbharness(run, in: scratch.path).status == 0)
+        let third = try kbharness(run, in: scratch.path)
+        #expect(third.stderr.contains("kept the newest 1 runs (kbharness.yaml keep): 1 run (5 results) deleted, 2 kept (1 for a baseline or reference)"),
+                "\(third.stderr)")
+        #expect(try sqlite3(scratch.file("kbharness.sqlite"), "SELECT count(*) FROM run").stdout == "2\n")
+        let doctor = try kbharness(["doctor"], in: scratch.path)
+        #expect(doctor.status == 0)
+        #expect(doctor.stdout.contains("table or index") && doctor.stdout.contains("result "), "\(doctor.stdout)")
+        // Without --keep and without a project's keep, prune asks for it.
+        _ = try scratch.write("kbharness.yaml", "scenarios: kbharness\n")
+        let bare = try kbharness(["prune"], in: scratch.path)
+        #expect(bare.status == 64 && bare.stderr.contains("--keep N, or `keep: N` in kbharness.yaml"))
+        #expect(try kbharness(["prune", "--keep", "0"], in: scratch.path).status == 64)
+    }
+}
