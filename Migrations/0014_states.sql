@@ -230,8 +230,9 @@ DROP TABLE temp.old_state;
 UPDATE timing SET raw = kbharness_packed_samples(raw);
 
 CREATE INDEX result_by_cell ON result(cell_id, run_id);
--- Deleting a state (retention) looks for results still pointing at it.
-CREATE INDEX result_by_state ON result(state_id);
+-- No index leads with state_id, definition_pair_id or message_id: each would cost every run a row per cell.
+-- Retention collects unused states, pairs and messages in one pass each, with foreign keys off
+-- (HarnessStore.collectUnreferenced).
 
 CREATE UNIQUE INDEX cell_reference_current ON cell_reference(cell_id) WHERE superseded_at IS NULL;
 CREATE INDEX cell_reference_by_scenario ON cell_reference(scenario_id, superseded_at);

@@ -213,7 +213,7 @@ import KBSQLite
         func makeImpossiblyFast(_ runID: Int64) throws {
             try db.execute("""
                 UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1,
-                                  raw = X'\(String(repeating: "0100000000000000", count: 11))', samples = 11
+                                  raw = X'\(packedSamplesHex(Array(repeating: 1, count: 11)))', samples = 11
                 WHERE result_id IN (SELECT id FROM result WHERE run_id = \(runID))
                 """)
         }

@@ -230,13 +230,22 @@ import KeyboardAvoidance
             tall.insert([row[1]] + steps + [row[2]])
         }
         #expect(tall == [["1", "[]", "[\"notRestored\"]", "1"]])
-        // Timing: one row per measured cell, `samples` samples of 8 bytes each, ordered statistics.
+        // Timing: one row per measured cell, ordered statistics, and the packed samples are the two measured.
+        let measured = 45 - counted["error", default: 0]
         #expect(try db.textRows("""
-            SELECT count(*), min(samples), max(samples), min(length(raw)), max(length(raw)),
+            SELECT count(*), min(samples), max(samples),
                    sum(min_ns <= p50_ns AND p50_ns <= p90_ns AND p90_ns <= max_ns AND min_ns > 0)
             FROM timing JOIN result ON result.id = timing.result_id WHERE result.run_id = ?
-            """, [.integer(runID)]) == [["\(45 - counted["error", default: 0])", "2", "2", "16", "16",
-                                         "\(45 - counted["error", default: 0])"]])
+            """, [.integer(runID)]) == [["\(measured)", "2", "2", "\(measured)"]])
+        let timings = try db.rows("""
+            SELECT raw, min_ns, max_ns FROM timing JOIN result ON result.id = timing.result_id WHERE result.run_id = ?
+            """, [.integer(runID)])
+        for row in timings {
+            guard case .blob(let raw) = row[0], case .integer(let min) = row[1], case .integer(let max) = row[2] else {
+                Issue.record("timing row \(row)"); continue
+            }
+            #expect(TimingSummary.unpack(raw) == [min, max])
+        }
     }
 
     @Test func jsonWriterSeparatesEveryArrayElement() {

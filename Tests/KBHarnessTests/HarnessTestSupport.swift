@@ -497,3 +497,11 @@ struct ExternalTool {
         return URL(fileURLWithPath: path)
     }
 }
+
+/// Timing samples as an SQL blob literal's hex digits, packed as `timing.raw` stores them.
+func packedSamplesHex(_ samples: [Int64]) -> String {
+    TimingSummary.pack(samples).map { byte in
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }.joined()
+}

@@ -49,11 +49,11 @@ import KBSQLite
             WHERE run_id = \(firstID) AND cell_id = (SELECT id FROM cell WHERE key = '\(Self.slowerCell)');
             DELETE FROM cell_reference WHERE cell_id = (SELECT id FROM cell WHERE key = '\(Self.unassertedCell)');
             UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1,
-                              raw = X'\(String(repeating: "0100000000000000", count: 11))', samples = 11
+                              raw = X'\(packedSamplesHex(Array(repeating: 1, count: 11)))', samples = 11
             WHERE result_id = (SELECT id FROM result WHERE run_id = \(firstID)
                                AND cell_id = (SELECT id FROM cell WHERE key = '\(Self.slowerCell)'));
             UPDATE timing SET min_ns = 9000000000, p50_ns = 9000000000, p90_ns = 9000000000, max_ns = 9000000000,
-                              raw = X'\(String(repeating: "001A711802000000", count: 11))', samples = 11
+                              raw = X'\(packedSamplesHex(Array(repeating: 9_000_000_000, count: 11)))', samples = 11
             WHERE result_id = (SELECT id FROM result WHERE run_id = \(firstID)
                                AND cell_id = (SELECT id FROM cell WHERE key = '\(Self.fasterCell)'));
             """)

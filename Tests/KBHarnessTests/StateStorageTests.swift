@@ -155,6 +155,10 @@ import KeyboardAvoidance
             #expect(try migrated.cellState(runID: run, cell: cell)?.state == text)
         }
         #expect(try migrated.database.textRows("PRAGMA foreign_key_check") == [])
+        // Timing samples come through packed exactly as today's kbharness packs them.
+        let timing = "SELECT result_id, hex(raw) FROM timing ORDER BY result_id"
+        #expect(try sqlite3(path, timing).stdout == (try sqlite3(source, timing)).stdout)
+        #expect(try migrated.database.requireInt("SELECT count(*) FROM timing") > 10)
         // And the migrated database runs on: the next run finds its cells, states and references.
         let (next, nextID) = try runMatrix(migrated, selection)
         #expect(next.counts.regressions == 0 && next.counts.new == 0)
@@ -205,8 +209,18 @@ import KeyboardAvoidance
             try insert.bind(row + [.text(states[id]!)])
             try insert.execute()
         }
+        // Timing samples as schema 13 stored them: little-endian Int64 each.
+        let timings = try old.rows("SELECT result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw FROM new.timing")
+        let insertTiming = try old.prepare("INSERT INTO main.timing VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        for row in timings {
+            guard case .blob(let packed) = row[8] else { continue }
+            let littleEndian = TimingSummary.unpack(packed).flatMap { sample in
+                withUnsafeBytes(of: sample.littleEndian) { Array($0) }
+            }
+            try insertTiming.bind(Array(row[0..<8]) + [.blob(littleEndian)])
+            try insertTiming.execute()
+        }
         try old.execute("""
-            INSERT INTO main.timing SELECT * FROM new.timing;
             INSERT INTO main.regression SELECT * FROM new.regression;
             INSERT INTO main.cell_reference (id, scenario_id, cell, result_id, state_hash, origin, mode, created_at,
                                              superseded_at)
