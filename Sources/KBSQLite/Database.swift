@@ -334,7 +334,7 @@ public final class Database {
         return handle
     }
 
-    private func check(_ rc: Int32) throws {
+    func check(_ rc: Int32) throws {
         if rc != SQLITE_OK { throw error(rc, sql: nil) }
     }
 

@@ -51,7 +51,7 @@ import KBSQLite
         #expect(new > 0 && result.stdout.contains(", \(new) new"))
         #expect(try db.scalarInt("SELECT count(*) FROM cell_reference WHERE superseded_at IS NULL") == Int64(counts.passed + counts.failed))
         // Every failing cell is listed with its message.
-        let failing = try db.textRows("SELECT cell FROM result WHERE status IN ('fail', 'error') ORDER BY cell").map { $0[0] }
+        let failing = try db.textRows("SELECT c.key FROM result r JOIN cell c ON c.id = r.cell_id WHERE r.status IN ('fail', 'error') ORDER BY c.key").map { $0[0] }
         for cell in failing { #expect(result.stdout.contains("FAIL \(cell): ") || result.stdout.contains("ERROR \(cell): ")) }
         if counts.failed > 0 { #expect(result.stdout.contains("failing cells (\(counts.failed)):")) }
 

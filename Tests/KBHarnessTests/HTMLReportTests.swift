@@ -46,19 +46,24 @@ import KBSQLite
         defer { store.close() }
         let selection = RunSelection(devices: ["iphone-se-1st-gen", "iphone-8"], orientations: [.portrait], keyboards: [.standard])
         let (_, first) = try runMatrix(store, selection)
+        try replaceStates(store.database, where: "r.run_id = \(first) AND c.key = '\(Self.stateCell)'", hash: "tampered",
+                          metric: "root.y", value: -40)
         try store.database.execute("""
-            UPDATE result SET state = json_set(state, '$[0].metrics."root.y"', -40), state_hash = 'tampered'
-            WHERE run_id = \(first) AND cell = '\(Self.stateCell)';
-            UPDATE result SET status = 'pass' WHERE run_id = \(first) AND cell = '\(Self.newFailureCell)';
-            UPDATE result SET status = 'fail', failed_expectations = 1 WHERE run_id = \(first) AND cell = '\(Self.mismatchCell)';
-            DELETE FROM cell_reference WHERE cell = '\(Self.stateCell)';
+            UPDATE result SET status = 'pass' WHERE run_id = \(first) AND \(cellIs(Self.newFailureCell));
+            UPDATE result SET status = 'fail', failed_expectations = 1 WHERE run_id = \(first) AND \(cellIs(Self.mismatchCell));
+            DELETE FROM cell_reference WHERE \(cellIs(Self.stateCell));
             """)
         // Two expected values of one step change: two rows, one card.
         try scratch.edit(Self.plainFile, replacing: Self.step2Values, with: "values: {root.y: -80, movedDistance: 80, needToMove: 88")
         _ = try store.importLibrary(try ScenarioLibrary.load(paths: [scenarios]))
         let (report, second) = try runMatrix(store, selection)
         // A stored message that must come out escaped.
-        try store.database.execute("UPDATE result SET message = '\(Self.hostileMessage.replacingOccurrences(of: "'", with: "''"))' WHERE run_id = \(second) AND cell = '\(Self.oldFailureCell)'")
+        let hostile = Self.hostileMessage.replacingOccurrences(of: "'", with: "''")
+        try store.database.execute("""
+            INSERT INTO message (text) VALUES ('\(hostile)');
+            UPDATE result SET message_id = (SELECT id FROM message WHERE text = '\(hostile)')
+            WHERE run_id = \(second) AND \(cellIs(Self.oldFailureCell));
+            """)
         let previous = try #require(try storedMetric(store, runID: first, cell: Self.stateCell, step: 1, "root.y"))
         let current = try #require(try storedMetric(store, runID: second, cell: Self.stateCell, step: 1, "root.y"))
         return Project(scratch: scratch, firstRun: first, secondRun: second, secondUUID: report.uuid,
@@ -79,15 +84,15 @@ import KBSQLite
     /// failing statuses (fail, error, new without a reference), each group by cell.
     private func expectedCards(_ project: Project) throws -> [String] {
         try sqlite3Rows(project.database, """
-            SELECT r.cell,
+            SELECT c.key AS cell,
                    (SELECT min(CASE g.kind WHEN 'new_failure' THEN 0 WHEN 'expected_mismatch' THEN 1 WHEN 'state_changed' THEN 2 ELSE 9 END)
                     FROM regression g WHERE g.result_id = r.id AND g.fails_run = 1
                       AND g.kind NOT IN ('timing', 'improvement', 'low_confidence', 'not_comparable')) AS kind,
                    CASE r.status WHEN 'fail' THEN 0 WHEN 'error' THEN 1 ELSE 2 END AS status
-            FROM result r
+            FROM result r JOIN cell c ON c.id = r.cell_id
             WHERE r.run_id = \(project.secondRun)
               AND (kind IS NOT NULL OR r.status IN ('fail', 'error') OR (r.status = 'new' AND r.reference = 'missing'))
-            ORDER BY kind IS NULL, kind, status, r.cell
+            ORDER BY kind IS NULL, kind, status, c.key
             """).map { $0["cell"] ?? "" }
     }
 
@@ -214,10 +219,8 @@ import KBSQLite
         let (first, firstRun) = try runMatrix(store, seStandardPortrait)
         // The first run recorded every cell's reference; 7.5's now says the root sat 30 pt higher after step 1.
         let cell = seCell(scrollViewField)
-        try store.database.execute("""
-            UPDATE result SET state = json_set(state, '$[0].metrics."root.y"', -30) WHERE run_id = \(firstRun) AND cell = '\(cell)';
-            UPDATE cell_reference SET state_hash = 'edited' WHERE cell = '\(cell)' AND superseded_at IS NULL;
-            """)
+        try replaceStates(store.database, where: "r.run_id = \(firstRun) AND c.key = '\(cell)'", hash: "edited",
+                          metric: "root.y", value: -30)
         let (_, second) = try runMatrix(store, seStandardPortrait)
         let document = try HTMLReport.build(store: store, runID: second)
         let card = try #require(Self.cards(document.index).first { $0.cell == cell }).html
@@ -357,7 +360,8 @@ import KBSQLite
         #expect(shown == expected.filter { $0.contains("|iphone-8|") && $0.hasSuffix("|iq") })
         #expect(shown.contains(Self.stateCell) && shown.contains(Self.newFailureCell) && !shown.contains(Self.mismatchCell))
         let matching = try sqlite3Rows(project.database, """
-            SELECT count(*) AS n FROM result WHERE run_id = \(project.secondRun) AND cell LIKE '%|iphone-8|%|iq'
+            SELECT count(*) AS n FROM result r JOIN cell c ON c.id = r.cell_id
+            WHERE r.run_id = \(project.secondRun) AND c.key LIKE '%|iphone-8|%|iq'
             """)[0]["n"] ?? ""
         #expect(filtered.stdout.contains("<span id=\"filter-status\">showing \(matching) of \(cellCount) entries</span>"))
 
@@ -455,26 +459,34 @@ import KBSQLite
                                       (7, 'iq@5'), (8, 'iq@6'), (9, 'iq@6.5.11'), (10, 'iq@7'), (11, 'iq@7.1');
         CREATE TEMP TABLE devices AS SELECT row_number() OVER (ORDER BY key) - 1 AS d, key, id FROM device;
         CREATE TEMP TABLE templates AS
-            SELECT (SELECT id FROM result WHERE run_id = \(run) AND cell = '\(failing)') AS failing,
+            SELECT (SELECT id FROM result WHERE run_id = \(run) AND \(cellIs(failing))) AS failing,
                    (SELECT id FROM result WHERE run_id = \(run) AND status = 'pass' LIMIT 1) AS passing;
+        CREATE TEMP TABLE synthetic AS
         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 59999)
-        INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy, scenario_hash, device_hash,
-                            status, steps, state, state_hash, failed_invariants, failed_expectations, min_gap, max_occlusion,
-                            message, known_failures, reference)
-        SELECT \(run),
+        SELECT n.i AS i,
                printf('synthetic/screen-%02d|%s|%s|%s|%s', n.i / 5904, devices.key,
-                      CASE (n.i / 72) % 2 WHEN 0 THEN 'portrait' ELSE 'landscape' END, keyboards.name, strategies.name),
-               t.scenario_id, devices.id, CASE (n.i / 72) % 2 WHEN 0 THEN 'portrait' ELSE 'landscape' END, keyboards.name,
-               strategies.name, 'synthetic', 'synthetic', t.status, t.steps, t.state, t.state_hash, t.failed_invariants,
-               t.failed_expectations, t.min_gap, t.max_occlusion, t.message, 0, 'match'
+                      CASE (n.i / 72) % 2 WHEN 0 THEN 'portrait' ELSE 'landscape' END, keyboards.name, strategies.name) AS key,
+               devices.id AS device_id, CASE (n.i / 72) % 2 WHEN 0 THEN 'portrait' ELSE 'landscape' END AS orientation,
+               keyboards.name AS keyboard, strategies.name AS strategy,
+               (SELECT CASE n.i % 5 WHEN 0 THEN failing ELSE passing END FROM templates) AS template
         FROM n
         JOIN strategies ON strategies.t = n.i % 12
         JOIN keyboards ON keyboards.k = (n.i / 12) % 6
-        JOIN devices ON devices.d = (n.i / 144) % 41
-        JOIN result t ON t.id = (SELECT CASE n.i % 5 WHEN 0 THEN failing ELSE passing END FROM templates);
+        JOIN devices ON devices.d = (n.i / 144) % 41;
+        INSERT INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy)
+        SELECT s.key, c.scenario_id, s.device_id, s.orientation, s.keyboard, s.strategy
+        FROM temp.synthetic s JOIN result t ON t.id = s.template JOIN cell c ON c.id = t.cell_id
+        ORDER BY s.i;
+        INSERT INTO result (run_id, cell_id, state_id, definition_pair_id, status, steps, failed_invariants,
+                            failed_expectations, min_gap, max_occlusion, message_id, known_failures, reference)
+        SELECT \(run), c.id, t.state_id, t.definition_pair_id, t.status, t.steps, t.failed_invariants,
+               t.failed_expectations, t.min_gap, t.max_occlusion, t.message_id, 0, 'match'
+        FROM temp.synthetic s JOIN cell c ON c.key = s.key JOIN result t ON t.id = s.template
+        ORDER BY s.i;
         INSERT INTO regression (run_id, result_id, cell, kind, against, rule, fails_run)
-        SELECT \(run), id, cell, 'state_changed', 'previous', 'made up for the size test', 1
-        FROM result WHERE run_id = \(run) AND cell LIKE 'synthetic/%' AND status = 'fail' AND device_id = (SELECT min(id) FROM device);
+        SELECT \(run), r.id, c.key, 'state_changed', 'previous', 'made up for the size test', 1
+        FROM result r JOIN cell c ON c.id = r.cell_id
+        WHERE r.run_id = \(run) AND c.key LIKE 'synthetic/%' AND r.status = 'fail' AND c.device_id = (SELECT min(id) FROM device);
         """
     }
 

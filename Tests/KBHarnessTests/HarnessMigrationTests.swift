@@ -46,8 +46,9 @@ import KBSQLite
         #expect(try store.database.scalarInt("PRAGMA foreign_keys") == 1)
         let tables = try store.database.textRows(
             "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] }
-        #expect(tables == ["baseline", "cell_reference", "device", "device_keyboard", "device_orientation", "device_provenance", "expected",
-                           "regression", "result", "run", "scenario", "scenario_tag", "timing"])
+        #expect(tables == ["baseline", "cell", "cell_reference", "definition_pair", "device", "device_keyboard", "device_orientation",
+                           "device_provenance", "expected", "message", "metric_list", "regression", "result", "run", "scenario",
+                           "scenario_tag", "state", "timing"])
         let views = try store.database.textRows("SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name").map { $0[0] }
         #expect(views == ["v_cell_history", "v_device_trust", "v_expected", "v_flaky", "v_latest_regressions", "v_latest_run",
                           "v_move_log", "v_reference", "v_result", "v_run_counts", "v_run_summary", "v_step", "v_strategy_comparison", "v_strategy_failures"])
@@ -270,19 +271,20 @@ import KBSQLite
         #expect(HarnessStore.resolvePath("", environment: ["KBHARNESS_DB": ""]) == "kbharness.sqlite")
     }
 
-    @Test func theUsersTriggerIndexAndViewOnResultSurviveMigration0009() throws {
+    @Test func theUsersTriggerIndexAndViewOnResultSurviveMigrations0009And0014() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try scratch.copyScenarios()
         let path = scratch.file("old.sqlite")
         // A database a kbharness of schema 8 left, with what a user added to it with sqlite3: a trigger that
         // logs every result, an index and a view on `result`, and a view over the harness's v_result (which
-        // 0009 drops and recreates).
+        // 0009 and 0014 drop and recreate). They use columns `result` keeps through both rebuilds (0014 moves
+        // `cell` and the state out of it: an object naming them would stop the migration, naming itself).
         let userObjects = """
-            CREATE TABLE my_log (cell TEXT, status TEXT);
-            CREATE TRIGGER my_result_log AFTER INSERT ON result BEGIN INSERT INTO my_log VALUES (new.cell, new.status); END;
-            CREATE INDEX my_result_by_status ON result(status, cell);
-            CREATE VIEW my_failures AS SELECT cell, status FROM result WHERE status <> 'pass';
+            CREATE TABLE my_log (result_id INTEGER, status TEXT);
+            CREATE TRIGGER my_result_log AFTER INSERT ON result BEGIN INSERT INTO my_log VALUES (new.id, new.status); END;
+            CREATE INDEX my_result_by_status ON result(status, run_id);
+            CREATE VIEW my_failures AS SELECT id, status FROM result WHERE status <> 'pass';
             CREATE VIEW my_passes AS SELECT cell FROM v_result WHERE status = 'pass';
             """
         do {
@@ -306,7 +308,7 @@ import KBSQLite
         #expect(try sqlite3(path, "SELECT count(*) FROM my_log").stdout == results)
         #expect(try sqlite3(path, "SELECT count(*) FROM my_passes").stdout
                 == sqlite3(path, "SELECT count(*) FROM result WHERE status = 'pass'").stdout)
-        #expect(try sqlite3(path, "EXPLAIN QUERY PLAN SELECT cell FROM result WHERE status = 'fail'").stdout
+        #expect(try sqlite3(path, "EXPLAIN QUERY PLAN SELECT run_id FROM result WHERE status = 'fail'").stdout
                 .contains("my_result_by_status"))
         #expect(try sqlite3(path, "SELECT count(*) FROM my_failures").status == 0)
     }

@@ -64,7 +64,8 @@ import KBSQLite
         #expect(try store.database.scalarText("SELECT rule FROM regression WHERE run_id = ? AND kind = 'expected_mismatch'",
                                               [.integer(runID)])?.contains("0.5") == true)
         #expect(try store.database.textRows("""
-            SELECT status, failed_invariants, failed_expectations, message FROM result WHERE run_id = ?
+            SELECT status, failed_invariants, failed_expectations, m.text FROM result r JOIN message m ON m.id = r.message_id
+            WHERE run_id = ?
             """, [.integer(runID)]) == [["fail", "0", "1", "step 2 root.y: expected -80 ± 0.5, got -88"]])
         #expect(try store.database.textRows("SELECT cells, passed, failed, regressions FROM run WHERE id = ?",
                                             [.integer(runID)]) == [["1", "0", "1", "2"]])
@@ -107,19 +108,20 @@ import KBSQLite
         #expect(run2.exitCode == (run2.failed > 0 ? 1 : 0))
         // Same inputs, same per-step state.
         #expect(try db.scalarInt("""
-            SELECT count(*) FROM result a JOIN result b ON a.cell = b.cell
-            WHERE a.run_id = ? AND b.run_id = ? AND (a.state_hash <> b.state_hash OR a.state <> b.state)
+            SELECT count(*) FROM result a JOIN result b ON a.cell_id = b.cell_id
+            WHERE a.run_id = ? AND b.run_id = ? AND a.state_id <> b.state_id
             """, [.integer(id1), .integer(id2)]) == 0)
-        let tallStatus = try db.scalarText("SELECT status FROM result WHERE run_id = ? AND cell = ?", [.integer(id2), .text(tall)])
+        let tallStatus = try db.scalarText("SELECT status FROM result WHERE run_id = ? AND \(cellIsParameter)",
+                                           [.integer(id2), .text(tall)])
         #expect(tallStatus == "fail")
 
         // Pretend run 2 saw something else: another state for 7.5, a pass for the failing text view,
         // an invariant failure for 7.1.
-        try db.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id = \(id2) AND cell = '\(scroll)'")
-        try db.execute("UPDATE result SET status = 'pass', failed_invariants = 0 WHERE run_id = \(id2) AND cell = '\(tall)'")
-        try db.execute("UPDATE result SET status = 'fail', failed_invariants = 1 WHERE run_id = \(id2) AND cell = '\(plain)'")
+        try replaceStates(db, where: "r.run_id = \(id2) AND c.key = '\(scroll)'", hash: "tampered", metric: "gap", value: 999)
+        try db.execute("UPDATE result SET status = 'pass', failed_invariants = 0 WHERE run_id = \(id2) AND \(cellIs(tall))")
+        try db.execute("UPDATE result SET status = 'fail', failed_invariants = 1 WHERE run_id = \(id2) AND \(cellIs(plain))")
         let (run3, id3) = try runMatrix(store, seStandardPortrait)
-        let scrollHash = try #require(try db.scalarText("SELECT state_hash FROM result WHERE run_id = ? AND cell = ?",
+        let scrollHash = try #require(try db.scalarText("SELECT s.hash FROM result r JOIN state s ON s.id = r.state_id WHERE r.run_id = ? AND r.\(cellIsParameter)",
                                                         [.integer(id1), .text(scroll)]))
         // 7.5 is back on its reference (recorded by run 1): its change is reported, and fails nothing.
         #expect(try regressions(store, id3, cell: scroll) == [["state_changed", "previous", "\(id2)", "NULL", "NULL", "tampered", scrollHash, "0"]])
@@ -136,8 +138,8 @@ import KBSQLite
 
         // A changed definition explains a state change, and never hides a verdict change: tamper again, but
         // edit 7.5 too.
-        try db.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id = \(id3) AND cell = '\(scroll)'")
-        try db.execute("UPDATE result SET status = 'pass', failed_invariants = 0 WHERE run_id = \(id3) AND cell = '\(tall)'")
+        try replaceStates(db, where: "r.run_id = \(id3) AND c.key = '\(scroll)'", hash: "tampered", metric: "gap", value: 999)
+        try db.execute("UPDATE result SET status = 'pass', failed_invariants = 0 WHERE run_id = \(id3) AND \(cellIs(tall))")
         try scratch.edit("Scenarios/worked/7.5-scroll-view-field.yaml", replacing: "title: Text field low",
                          with: "title: A text field low")
         #expect(try store.importLibrary(try ScenarioLibrary.load(paths: [scenarios])).scenariosUpdated == 1)
@@ -145,7 +147,11 @@ import KBSQLite
         #expect(try regressions(store, id4, cell: scroll) == [["state_changed", "previous", "\(id3)", "NULL", "NULL", "tampered", scrollHash, "0"]])
         #expect(try db.scalarInt("SELECT definition_changed FROM regression WHERE run_id = ? AND cell = ?",
                                  [.integer(id4), .text(scroll)]) == 1)
-        #expect(try db.scalarInt("SELECT count(*) FROM result a JOIN result b ON a.cell = b.cell WHERE a.run_id = ? AND b.run_id = ? AND a.cell = ? AND a.scenario_hash <> b.scenario_hash",
+        #expect(try db.scalarInt("""
+            SELECT count(*) FROM result a JOIN result b ON a.cell_id = b.cell_id
+            JOIN definition_pair pa ON pa.id = a.definition_pair_id JOIN definition_pair pb ON pb.id = b.definition_pair_id
+            WHERE a.run_id = ? AND b.run_id = ? AND a.\(cellIsParameter) AND pa.scenario_hash <> pb.scenario_hash
+            """,
                                  [.integer(id3), .integer(id4), .text(scroll)]) == 1)
         // The unchanged text view is still compared with run 3.
         #expect(try regressions(store, id4, cell: tall) == [["new_failure", "previous", "\(id3)", "NULL", "NULL", "pass", "fail", "1"]])
@@ -159,21 +165,18 @@ import KBSQLite
         defer { store.close() }
         let db = store.database
         let (_, id1) = try runMatrix(store, plainOnly)
-        // As an older kbharness stored it: the same numbers, other key order and spacing, another hash; and no
-        // reference to judge the cell, so only the comparison with the previous run could speak.
+        // As an older kbharness stored it, migrated: the same numbers under the hash of another text (its key
+        // order and spacing, which migration 0014 does not keep); and no reference to judge the cell, so only
+        // the comparison with the previous run could speak.
         let cell = seCell(plainBottomField)
-        let state = try #require(try db.scalarText("SELECT state FROM result WHERE run_id = ?", [.integer(id1)]))
-        let reencoded = String(decoding: try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: Data(state.utf8)),
-                                                                    options: [.prettyPrinted]), as: UTF8.self)
-        #expect(reencoded != state)
-        try db.execute("UPDATE result SET state = '\(reencoded)', state_hash = 'old-encoding' WHERE run_id = \(id1)")
-        try db.execute("DELETE FROM cell_reference WHERE cell = '\(cell)'")
+        try replaceStates(db, where: "r.run_id = \(id1)", hash: "old-encoding")
+        try db.execute("DELETE FROM cell_reference WHERE \(cellIs(cell))")
         let (report, id2) = try runMatrix(store, plainOnly)
         #expect(try regressions(store, id2) == [])
         #expect(report.closingLine.hasSuffix("; no regressions"))
         // A number that really moved is a state change.
-        try db.execute("UPDATE result SET state = json_set(state, '$[1].metrics.gap', 11), state_hash = 'moved' WHERE run_id = \(id2)")
-        try db.execute("DELETE FROM cell_reference WHERE cell = '\(cell)'")
+        try replaceStates(db, where: "r.run_id = \(id2)", hash: "moved", step: 2, metric: "gap", value: 11)
+        try db.execute("DELETE FROM cell_reference WHERE \(cellIs(cell))")
         let (_, id3) = try runMatrix(store, plainOnly)
         #expect(try regressions(store, id3).map { [$0[0], $0[7]] } == [["state_changed", "1"]])
     }
@@ -187,12 +190,14 @@ import KBSQLite
         let (_, id2) = try runMatrix(store, plainOnly)
         // Run 2 did not complete: its (tampered) result is not what run 3 compares with.
         try store.database.execute("UPDATE run SET status = 'aborted' WHERE id = \(id2)")
-        try store.database.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id = \(id2)")
+        try replaceStates(store.database, where: "r.run_id = \(id2)", hash: "tampered", metric: "gap", value: 999)
         let (report, id3) = try runMatrix(store, plainOnly)
         #expect(try regressions(store, id3) == [])
         #expect(report.exitCode == 0)
-        // And with run 1 tampered instead, run 1 is the one compared with.
-        try store.database.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id IN (\(id1), \(id3))")
+        // And with run 1 tampered instead, run 1 is the one compared with. (Run 1's result is also the cell's
+        // reference, whose state is its result's: left out, so that only the previous run speaks.)
+        try replaceStates(store.database, where: "r.run_id IN (\(id1), \(id3))", hash: "tampered", metric: "gap", value: 999)
+        try store.database.execute("DELETE FROM cell_reference")
         try store.database.execute("UPDATE run SET status = 'aborted' WHERE id = \(id3)")
         let (_, id4) = try runMatrix(store, plainOnly)
         #expect(try regressions(store, id4).map { [$0[0], $0[2], $0[5]] } == [["state_changed", "\(id1)", "tampered"]])
@@ -208,7 +213,7 @@ import KBSQLite
         func makeImpossiblyFast(_ runID: Int64) throws {
             try db.execute("""
                 UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1,
-                                  raw = X'\(String(repeating: "0100000000000000", count: 11))', samples = 11
+                                  raw = X'\(packedSamplesHex(Array(repeating: 1, count: 11)))', samples = 11
                 WHERE result_id IN (SELECT id FROM result WHERE run_id = \(runID))
                 """)
         }

@@ -110,12 +110,12 @@ import KeyboardAvoidance
         #expect(try metric(plain, 3, "movedDistance") == 0)
         #expect(try metric(plain, 3, "keyboard.height") == 0)
         #expect(try metric(plain, 3, "gap") == nil)  // Nothing focused after Done.
+        let plainState = try #require(try store.cellState(runID: runID, cell: plain)?.state)
         #expect(try db.textRows("""
-            SELECT json_extract(state, '$[0].action'), json_extract(state, '$[0].focused'),
-                   json_extract(state, '$[1].action'), json_extract(state, '$[1].focused'),
-                   json_extract(state, '$[2].action'), json_type(state, '$[2].focused'), json_array_length(state)
-            FROM result WHERE run_id = ? AND cell = ?
-            """, [.integer(runID), .text(plain)]) == [["focus username", "username", "next", "password", "dismiss", "null", "3"]])
+            SELECT json_extract(?1, '$[0].action'), json_extract(?1, '$[0].focused'),
+                   json_extract(?1, '$[1].action'), json_extract(?1, '$[1].focused'),
+                   json_extract(?1, '$[2].action'), json_type(?1, '$[2].focused'), json_array_length(?1)
+            """, [.text(plainState)]) == [["focus username", "username", "next", "password", "dismiss", "null", "3"]])
 
         // --- 7.5 by hand: focus the city field (keyboard appears), Done.
         var (sim75, root75, scrollView, city) = try Self.scrollForm()
@@ -143,8 +143,8 @@ import KeyboardAvoidance
         #expect(try metric(scroll, 1, "needToMove") == 168)
         #expect(try metric(scroll, 1, "focused.maxY") == cityMaxY)
         #expect(try metric(scroll, 1, "gap") == 10)
-        #expect(try db.scalarText("SELECT json_extract(state, '$[0].focused') FROM result WHERE run_id = ? AND cell = ?",
-                                  [.integer(runID), .text(scroll)]) == "city")
+        #expect(try db.scalarText("SELECT json_extract(?, '$[0].focused')",
+                                  [.text(try #require(try store.cellState(runID: runID, cell: scroll)?.state))]) == "city")
         #expect(try metric(scroll, 2, "scroll.contentInset.bottom") == hidden.contentInset.bottom)
         #expect(try metric(scroll, 2, "scroll.contentInset.bottom") == 0)
         #expect(try metric(scroll, 2, "scroll.indicatorInset.bottom") == 0)
@@ -161,8 +161,8 @@ import KeyboardAvoidance
             FROM run WHERE id = ?
             """, [.integer(runID)]) == [["complete", "2", "2", "0", "0", "0", "1", "1", "test-host"]])
         #expect(try db.textRows("""
-            SELECT cell, status, steps, failed_invariants, failed_expectations, message IS NULL, min_gap, max_occlusion
-            FROM result WHERE run_id = ? ORDER BY cell
+            SELECT c.key, status, steps, failed_invariants, failed_expectations, message_id IS NULL, min_gap, max_occlusion
+            FROM result r JOIN cell c ON c.id = r.cell_id WHERE run_id = ? ORDER BY c.key
             """, [.integer(runID)]) == [[plain, "pass", "3", "0", "0", "1", "10", "0"],
                                          [scroll, "pass", "2", "0", "0", "1", "10", "0"]])
         // Stored definition hashes are those of the files.
@@ -170,7 +170,9 @@ import KeyboardAvoidance
         let se = try #require(library.device("iphone-se-1st-gen"))
         for key in [plainBottomField, scrollViewField] {
             let hashes = try db.textRows("""
-                SELECT r.scenario_hash, r.device_hash, s.definition_hash FROM result r JOIN scenario s ON s.id = r.scenario_id
+                SELECT p.scenario_hash, p.device_hash, s.definition_hash
+                FROM result r JOIN cell c ON c.id = r.cell_id JOIN scenario s ON s.id = c.scenario_id
+                JOIN definition_pair p ON p.id = r.definition_pair_id
                 WHERE r.run_id = ? AND s.key = ?
                 """, [.integer(runID), .text(key)])
             let fileHash = try #require(library.scenario(key)).definitionHash
@@ -209,28 +211,41 @@ import KeyboardAvoidance
         // when it hit a known issue its scenario declares.
         #expect(try db.scalarInt("""
             SELECT count(*) FROM result WHERE run_id = ? AND status = 'fail'
-              AND (message IS NULL OR failed_invariants + failed_expectations = 0)
+              AND (message_id IS NULL OR failed_invariants + failed_expectations = 0)
             """, [.integer(runID)]) == 0)
         #expect(try db.scalarInt("""
             SELECT count(*) FROM result WHERE run_id = ? AND status = 'pass'
-              AND (message IS NULL) <> (known_failures = 0)
+              AND (message_id IS NULL) <> (known_failures = 0)
             """, [.integer(runID)]) == 0)
         // The text view of spec 7.7 keeps its bottom inset after the keyboard is gone (IQ restores nothing
         // for it): notRestored at the dismiss step, in every SE cell — declared as a known issue, so the
         // cells pass with it listed under `known` and counted in known_failures.
-        let tall = try db.textRows("""
-            SELECT DISTINCT status IN ('pass', 'new'), json_extract(state, '$[2].failed'), json_extract(state, '$[2].known'),
-                            known_failures
-            FROM result WHERE run_id = ? AND cell LIKE 'comments/tall-text-view|%'
-            """, [.integer(runID)])
+        var tall = Set<[String]>()
+        for row in try db.textRows("""
+            SELECT c.key, status IN ('pass', 'new'), known_failures
+            FROM result r JOIN cell c ON c.id = r.cell_id WHERE run_id = ? AND c.key LIKE 'comments/tall-text-view|%'
+            """, [.integer(runID)]) {
+            let state = try #require(try store.cellState(runID: runID, cell: row[0])?.state)
+            let steps = try db.textRows("SELECT json_extract(?1, '$[2].failed'), json_extract(?1, '$[2].known')", [.text(state)])[0]
+            tall.insert([row[1]] + steps + [row[2]])
+        }
         #expect(tall == [["1", "[]", "[\"notRestored\"]", "1"]])
-        // Timing: one row per measured cell, `samples` samples of 8 bytes each, ordered statistics.
+        // Timing: one row per measured cell, ordered statistics, and the packed samples are the two measured.
+        let measured = 45 - counted["error", default: 0]
         #expect(try db.textRows("""
-            SELECT count(*), min(samples), max(samples), min(length(raw)), max(length(raw)),
+            SELECT count(*), min(samples), max(samples),
                    sum(min_ns <= p50_ns AND p50_ns <= p90_ns AND p90_ns <= max_ns AND min_ns > 0)
             FROM timing JOIN result ON result.id = timing.result_id WHERE result.run_id = ?
-            """, [.integer(runID)]) == [["\(45 - counted["error", default: 0])", "2", "2", "16", "16",
-                                         "\(45 - counted["error", default: 0])"]])
+            """, [.integer(runID)]) == [["\(measured)", "2", "2", "\(measured)"]])
+        let timings = try db.rows("""
+            SELECT raw, min_ns, max_ns FROM timing JOIN result ON result.id = timing.result_id WHERE result.run_id = ?
+            """, [.integer(runID)])
+        for row in timings {
+            guard case .blob(let raw) = row[0], case .integer(let min) = row[1], case .integer(let max) = row[2] else {
+                Issue.record("timing row \(row)"); continue
+            }
+            #expect(TimingSummary.unpack(raw) == [min, max])
+        }
     }
 
     @Test func jsonWriterSeparatesEveryArrayElement() {
@@ -260,22 +275,24 @@ import KeyboardAvoidance
         #expect(try db.textRows("SELECT json_extract(selection, '$.devices') FROM run WHERE id = ?", [.integer(runID)])
                 == [[#"["iphone-se-1st-gen","iphone-8"]"#]])
         #expect(try db.scalarInt("SELECT count(*) FROM result WHERE run_id = ?", [.integer(runID)]) == Int64(report.outcomes.count))
-        #expect(try db.scalarInt("SELECT count(*) FROM result WHERE NOT json_valid(state)") == 0)
+        #expect(try db.scalarInt("SELECT count(*) FROM state WHERE NOT json_valid(steps)") == 0)
+        #expect(try db.scalarInt("SELECT count(*) FROM metric_list WHERE NOT json_valid(positions)") == 0)
         // Each step object holds its arrays whole: as many entries as the outcome recorded.
         for outcome in report.outcomes {
+            let state = try #require(try store.cellState(runID: runID, cell: outcome.key.text)?.state)
+            #expect(try db.scalarInt("SELECT json_valid(?)", [.text(state)]) == 1)
             for (index, step) in outcome.steps.enumerated() {
                 let stored = try db.textRows("""
-                    SELECT json_array_length(state, '$[\(index)].details'), json_array_length(state, '$[\(index)].failed'),
-                           json_array_length(state, '$[\(index)].needToMoveLog')
-                    FROM result WHERE run_id = ? AND cell = ?
-                    """, [.integer(runID), .text(outcome.key.text)])
+                    SELECT json_array_length(?1, '$[\(index)].details'), json_array_length(?1, '$[\(index)].failed'),
+                           json_array_length(?1, '$[\(index)].needToMoveLog')
+                    """, [.text(state)])
                 #expect(stored == [["\(step.failureDetails.count)", "\(step.failed.count)", "\(step.needToMoveLog.count)"]],
                         "\(outcome.key) step \(index + 1)")
             }
         }
         // The 7.7 text view keeps both its content and its indicator inset: two details at the dismiss step.
-        #expect(try db.scalarInt("SELECT json_array_length(state, '$[2].details') FROM result WHERE run_id = ? AND cell = ?",
-                                 [.integer(runID), .text(seCell(tallTextView))]) == 2)
+        #expect(try db.scalarInt("SELECT json_array_length(?, '$[2].details')",
+                                 [.text(try #require(try store.cellState(runID: runID, cell: seCell(tallTextView))?.state))]) == 2)
     }
 
     @Test func emptySelectionAndUnknownDeviceAreRefusedWithoutARun() throws {

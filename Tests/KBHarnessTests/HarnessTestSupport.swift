@@ -155,11 +155,51 @@ func runMatrix(_ store: HarnessStore, _ selection: RunSelection, samples: Int = 
     return (report, runID)
 }
 
-/// The value of `metric` at 1-based `step` of `cell` in run `runID`, read from the stored JSON state.
+/// The value of `metric` at 1-based `step` of `cell` in run `runID`, read from the stored state (decoded to
+/// its canonical JSON, as every reader sees it).
 func storedMetric(_ store: HarnessStore, runID: Int64, cell: String, step: Int, _ metric: String) throws -> Double? {
-    try store.database.scalarDouble(
-        "SELECT json_extract(state, '$[' || ? || '].metrics.\"' || ? || '\"') FROM result WHERE run_id = ? AND cell = ?",
-        [.integer(Int64(step - 1)), .text(metric), .integer(runID), .text(cell)])
+    guard let state = try store.cellState(runID: runID, cell: cell)?.state,
+          let steps = try JSONSerialization.jsonObject(with: Data(state.utf8)) as? [[String: Any]],
+          step >= 1, step <= steps.count else { return nil }
+    return ((steps[step - 1]["metrics"] as? [String: Any])?[metric] as? NSNumber)?.doubleValue
+}
+
+/// SQL: the row's `cell_id` is that of the cell whose key is bound to the next parameter.
+let cellIsParameter = "cell_id = (SELECT id FROM cell WHERE key = ?)"
+
+/// SQL: the row's `cell_id` is that of the cell `key`.
+func cellIs(_ key: String) -> String {
+    "cell_id = (SELECT id FROM cell WHERE key = '\(key.replacingOccurrences(of: "'", with: "''"))')"
+}
+
+/// Gives every result that `condition` (SQL over `result r` and `cell c`) selects another state, hashed `hash`: a
+/// copy of its own with `metric` at 1-based `step` set to `value`, or the same steps when `metric` is nil (a state
+/// an older kbharness wrote with the same numbers under another hash). States are shared by hash, so results
+/// given the same `hash` share the first one's copy. What tests did to `result.state` before migration 0014.
+func replaceStates(_ database: Database, where condition: String, hash: String, step: Int = 1, metric: String? = nil,
+                   value: Double = 0) throws {
+    let insert = try database.prepare("""
+        INSERT OR IGNORE INTO state (hash, metric_list_id, steps)
+        SELECT ?1, s.metric_list_id,
+               CASE WHEN ?2 IS NULL THEN s.steps
+                    ELSE json_set(s.steps, '$[' || (?3 - 1) || '][2]['
+                                           || (SELECT n.value FROM json_each(l.positions) AS n WHERE n.key = ?2) || ']', ?4)
+               END
+        FROM result r
+        JOIN cell c ON c.id = r.cell_id
+        JOIN state s ON s.id = r.state_id
+        JOIN metric_list l ON l.id = s.metric_list_id
+        WHERE \(condition)
+        ORDER BY r.id
+        """)
+    try insert.bind([.text(hash), metric.map(SQLiteValue.text) ?? .null, .integer(Int64(step)), .real(value)])
+    try insert.execute()
+    let update = try database.prepare("""
+        UPDATE result SET state_id = (SELECT id FROM state WHERE hash = ?1)
+        WHERE id IN (SELECT r.id FROM result r JOIN cell c ON c.id = r.cell_id WHERE \(condition))
+        """)
+    try update.bind([.text(hash)])
+    try update.execute()
 }
 
 // MARK: - Processes: the kbharness binary and the sqlite3 shell
@@ -456,4 +496,12 @@ struct ExternalTool {
         }
         return URL(fileURLWithPath: path)
     }
+}
+
+/// Timing samples as an SQL blob literal's hex digits, packed as `timing.raw` stores them.
+func packedSamplesHex(_ samples: [Int64]) -> String {
+    TimingSummary.pack(samples).map { byte in
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }.joined()
 }

@@ -18,9 +18,10 @@ import Testing
         let first = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
         let second = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
         // Pretend the second run saw another state, and a third run failed.
-        try store.database.execute("UPDATE result SET state_hash = 'tampered' WHERE cell = '\(cell)' AND run_id = (SELECT id FROM run WHERE uuid = '\(second.uuid)')")
+        try replaceStates(store.database, where: "c.key = '\(cell)' AND r.run_id = (SELECT id FROM run WHERE uuid = '\(second.uuid)')",
+                          hash: "tampered")
         let third = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
-        try store.database.execute("UPDATE result SET status = 'fail' WHERE cell = '\(cell)' AND run_id = (SELECT id FROM run WHERE uuid = '\(third.uuid)')")
+        try store.database.execute("UPDATE result SET status = 'fail' WHERE cell_id = (SELECT id FROM cell WHERE key = '\(cell)') AND run_id = (SELECT id FROM run WHERE uuid = '\(third.uuid)')")
         // A fourth run after the scenario file changed.
         try scratch.edit("Scenarios/worked/7.1-plain-bottom-field.yaml", replacing: "title: Plain login form",
                          with: "title: A plain login form")

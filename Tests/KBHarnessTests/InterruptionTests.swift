@@ -120,11 +120,11 @@ import Testing
         #expect(!healthy.stdout.contains("PROBLEM"))
         // A row whose scenario no longer exists (written with foreign keys off, as another tool might).
         let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
-        try store.database.execute("PRAGMA foreign_keys = OFF; UPDATE result SET scenario_id = 9999 WHERE id = 1; PRAGMA foreign_keys = ON;")
+        try store.database.execute("PRAGMA foreign_keys = OFF; UPDATE cell SET scenario_id = 9999 WHERE id = 1; PRAGMA foreign_keys = ON;")
         store.close()
         let broken = try kbharness(["doctor"], in: scratch.path)
         #expect(broken.status == 65)
-        #expect(broken.stdout.contains("foreign key check  PROBLEM  result row 1 → scenario"))
+        #expect(broken.stdout.contains("foreign key check  PROBLEM  cell row 1 → scenario"))
         #expect(broken.stderr.contains("1 problem: foreign key check"))
     }
 }

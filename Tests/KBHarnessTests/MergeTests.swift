@@ -39,17 +39,17 @@ import KBSQLite
     /// (run uuid, cell, status, state hash, p50) of every result: what must survive a merge unchanged.
     private static func resultRows(_ database: Database) throws -> Set<[String]> {
         Set(try database.textRows("""
-            SELECT run.uuid, r.cell, r.status, r.state_hash, ifnull(t.p50_ns, 'none'), s.key, d.key
-            FROM result r JOIN run ON run.id = r.run_id JOIN scenario s ON s.id = r.scenario_id
-            JOIN device d ON d.id = r.device_id LEFT JOIN timing t ON t.result_id = r.id
+            SELECT run.uuid, c.key, r.status, x.hash, ifnull(t.p50_ns, 'none'), s.key, d.key
+            FROM result r JOIN run ON run.id = r.run_id JOIN cell c ON c.id = r.cell_id JOIN state x ON x.id = r.state_id
+            JOIN scenario s ON s.id = c.scenario_id JOIN device d ON d.id = c.device_id LEFT JOIN timing t ON t.result_id = r.id
             """))
     }
 
     /// (run uuid, cell, kind, metric, expected value) of every regression, joined through the result and expected.
     private static func regressionRows(_ database: Database) throws -> Set<[String]> {
         Set(try database.textRows("""
-            SELECT run.uuid, r.cell, g.kind, ifnull(g.metric, ''), ifnull(e.value, ''), ifnull(e.metric, '')
-            FROM regression g JOIN result r ON r.id = g.result_id AND r.run_id = g.run_id
+            SELECT run.uuid, c.key, g.kind, ifnull(g.metric, ''), ifnull(e.value, ''), ifnull(e.metric, '')
+            FROM regression g JOIN result r ON r.id = g.result_id AND r.run_id = g.run_id JOIN cell c ON c.id = r.cell_id
             JOIN run ON run.id = g.run_id LEFT JOIN expected e ON e.id = g.expected_id
             """))
     }
@@ -93,9 +93,12 @@ import KBSQLite
         #expect(try Self.count(a, "cell_reference") > 0)
         #expect(try Self.count(merged, "cell_reference") == Self.count(a, "cell_reference") + Self.count(b, "cell_reference"))
         #expect(try merged.requireInt("""
-            SELECT count(*) FROM cell_reference c JOIN result r ON r.id = c.result_id
-            WHERE r.cell = c.cell AND r.state_hash = c.state_hash
+            SELECT count(*) FROM cell_reference x JOIN result r ON r.id = x.result_id JOIN cell c ON c.id = x.cell_id
+            WHERE r.cell_id = x.cell_id AND c.scenario_id = x.scenario_id
             """) == Self.count(merged, "cell_reference"))
+        // Each state once: the phones' and the pads' distinct states.
+        let hashes = try Set(a.textRows("SELECT hash FROM state")).union(b.textRows("SELECT hash FROM state"))
+        #expect(try Self.count(merged, "state") == Int64(hashes.count))
         // The readable views work on the merged file.
         #expect(try merged.requireInt("SELECT count(*) FROM v_result") == Self.count(merged, "result"))
     }
@@ -139,7 +142,8 @@ import KBSQLite
         let inputs = [scratch.file("a.sqlite"), scratch.file("b.sqlite")]
         _ = try MergeStore.merge(inputs: inputs, into: scratch.file("merged.sqlite"))
         let tables = ["device", "device_orientation", "device_keyboard", "device_provenance", "scenario", "scenario_tag",
-                      "expected", "run", "result", "timing", "regression"]
+                      "expected", "run", "result", "timing", "regression", "cell", "state", "metric_list",
+                      "definition_pair", "message"]
         let merged = try Database(path: scratch.file("merged.sqlite"))
         let first = try tables.map { try Self.count(merged, $0) }
         let devices = try merged.textRows("SELECT id, key, definition_hash, updated_at FROM device ORDER BY id")
@@ -180,7 +184,7 @@ import KBSQLite
         }
         #expect(try Self.resultRows(merged) == Self.resultRows(x).union(Self.resultRows(y)))
         #expect(try merged.requireInt("SELECT count(*) FROM cell_reference WHERE superseded_at IS NULL")
-                == merged.requireInt("SELECT count(DISTINCT cell) FROM cell_reference"))
+                == merged.requireInt("SELECT count(DISTINCT cell_id) FROM cell_reference"))
     }
 
     @Test func refusesBadInputsAndLeavesTheTargetByteIdentical() throws {

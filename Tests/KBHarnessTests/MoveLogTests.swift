@@ -33,8 +33,7 @@ import KeyboardAvoidance
         ])
         // Nothing moved under any of them.
         #expect(try store.database.textRows("""
-            SELECT DISTINCT step.value ->> '$.metrics."root.y"' FROM result r, json_each(r.state) AS step
-            JOIN run ON run.id = r.run_id WHERE run.uuid = ?
+            SELECT DISTINCT root_y FROM v_step WHERE run = ?
             """, [.text(report.uuid)]) == [["0"]])
     }
 

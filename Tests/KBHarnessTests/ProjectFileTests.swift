@@ -100,14 +100,14 @@ import Testing
         #expect(defaults.status == 1, "tp has no references yet, and the project records none: \(defaults.stdout)")
         #expect(closingCounts(defaults.stdout).map { [$0.passed, $0.failed] } == [0, 5], "\(defaults.stdout)")
         let stored = try sqlite3(scratch.file("kbharness.sqlite"),
-                                 "SELECT DISTINCT strategy, record_mode FROM result JOIN run ON run.id = run_id WHERE run.id = (SELECT max(id) FROM run)")
+                                 "SELECT DISTINCT strategy, record_mode FROM result JOIN cell ON cell.id = cell_id JOIN run ON run.id = run_id WHERE run.id = (SELECT max(id) FROM run)")
         #expect(stored.stdout == "tp|never\n")
         // --strategy wins over the project; CI=true means never whatever the project says.
         _ = try scratch.write("kbharness.yaml", "scenarios: kbharness\nrecord: all\n")
         let ci = try kbharness(["run", "--device", "iphone-se-2nd-3rd-gen", "--orientation", "portrait", "--strategy", "guide",
                                 "--samples", "0"], in: deep, environment: ["CI": "true"])
         #expect(ci.status == 1)
-        #expect(try sqlite3(scratch.file("kbharness.sqlite"), "SELECT DISTINCT strategy, record_mode FROM result JOIN run ON run.id = run_id WHERE run.id = (SELECT max(id) FROM run)").stdout
+        #expect(try sqlite3(scratch.file("kbharness.sqlite"), "SELECT DISTINCT strategy, record_mode FROM result JOIN cell ON cell.id = cell_id JOIN run ON run.id = run_id WHERE run.id = (SELECT max(id) FROM run)").stdout
                 == "guide|never\n")
 
         // A broken project file stops every command, naming its line and field.

@@ -36,8 +36,9 @@ import KBSQLite
 
     func currentReferences(_ store: HarnessStore) throws -> [[String]] {
         try store.database.textRows("""
-            SELECT c.cell, r.run_id, c.origin, ifnull(c.mode, '') FROM cell_reference c JOIN result r ON r.id = c.result_id
-            WHERE c.superseded_at IS NULL ORDER BY c.cell
+            SELECT k.key, r.run_id, c.origin, ifnull(c.mode, '') FROM cell_reference c JOIN result r ON r.id = c.result_id
+            JOIN cell k ON k.id = c.cell_id
+            WHERE c.superseded_at IS NULL ORDER BY k.key
             """)
     }
 
@@ -129,7 +130,7 @@ import KBSQLite
                           firstDifference.reference ?? "NULL", firstDifference.actual ?? "NULL",
                           "\(signUp.referenceMismatches.count)", "1", "1"]])
         #expect(signUp.referenceMismatches.count > 1)
-        #expect(try store.database.textRows("SELECT failed_expectations, reference_differences FROM result WHERE run_id = ? AND cell = ?",
+        #expect(try store.database.textRows("SELECT failed_expectations, reference_differences FROM result WHERE run_id = ? AND \(cellIsParameter)",
                                             [.integer(changedID), .text(Self.signUpCell)])
                 == [["0", "\(signUp.referenceMismatches.count)"]])
         // Its invariants held before and hold now: no verdict change, however many numbers moved.
@@ -142,9 +143,9 @@ import KBSQLite
         // failed: the mismatching cell is re-recorded but still reported; the old reference is history.
         let (rerecorded, rerecordedID) = try run(store, .failed)
         #expect(statuses(rerecorded)[Self.signUpCell] == .fail)
-        #expect(try store.database.textRows("SELECT c.mode, r.run_id FROM cell_reference c JOIN result r ON r.id = c.result_id WHERE c.cell = ? AND c.superseded_at IS NULL",
+        #expect(try store.database.textRows("SELECT c.mode, r.run_id FROM cell_reference c JOIN result r ON r.id = c.result_id WHERE c.\(cellIsParameter) AND c.superseded_at IS NULL",
                                             [.text(Self.signUpCell)]) == [["failed", "\(rerecordedID)"]])
-        #expect(try store.database.scalarInt("SELECT count(*) FROM cell_reference WHERE cell = ? AND superseded_at IS NOT NULL",
+        #expect(try store.database.scalarInt("SELECT count(*) FROM cell_reference WHERE \(cellIsParameter) AND superseded_at IS NOT NULL",
                                              [.text(Self.signUpCell)]) == 1)
         #expect(try store.database.scalarInt("SELECT replaced FROM v_reference WHERE cell = ?", [.text(Self.signUpCell)]) == 1)
         // Only the cells that differed were re-recorded.
@@ -176,7 +177,7 @@ import KBSQLite
                                              metrics: [], step: nil, scope: .cell)
         #expect(accepted.values == 0)  // no expected value mismatched, only the reference
         #expect(accepted.references == 1)
-        #expect(try store.database.textRows("SELECT origin FROM cell_reference WHERE cell = ? AND superseded_at IS NULL",
+        #expect(try store.database.textRows("SELECT origin FROM cell_reference WHERE \(cellIsParameter) AND superseded_at IS NULL",
                                             [.text(Self.signUpCell)]) == [["accept"]])
         let (after, _) = try run(store, .never)
         #expect(statuses(after)[Self.signUpCell] == .pass)
@@ -211,7 +212,7 @@ import KBSQLite
         #expect(retried.counts.flaky == 1)
         #expect(retried.closingLine.contains(", 1 flaky"))
         #expect(retried.exitCode & RunReport.ExitBit.flaky == 0)
-        #expect(try store.database.textRows("SELECT status, attempts FROM result WHERE run_id = ? AND cell = ?",
+        #expect(try store.database.textRows("SELECT status, attempts FROM result WHERE run_id = ? AND \(cellIsParameter)",
                                             [.integer(retriedID), .text(flakyCell)]) == [["flaky", "2"]])
         let junit = JUnitReport.render(retried, timestamp: Date(timeIntervalSince1970: 0))
         #expect(junit.contains("<flakyFailure message=\"flaky: passed on attempt 2 of 3"))
@@ -228,7 +229,7 @@ import KBSQLite
         }
         let (broken, brokenID) = try run(store, .never, retries: 2, attempt: always)
         #expect(statuses(broken)[flakyCell] == .fail)
-        #expect(try store.database.scalarInt("SELECT attempts FROM result WHERE run_id = ? AND cell = ?",
+        #expect(try store.database.scalarInt("SELECT attempts FROM result WHERE run_id = ? AND \(cellIsParameter)",
                                              [.integer(brokenID), .text(flakyCell)]) == 3)
 
         // v_flaky counts the flips of the cell over these runs: pass → fail → flaky → flaky → fail.
@@ -282,7 +283,7 @@ import KBSQLite
             let report = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
             let runID = try store.database.requireInt("SELECT id FROM run WHERE uuid = ?", [.text(report.uuid)])
             #expect(report.cells > 14)
-            states.append(try store.database.textRows("SELECT cell, status IN ('pass', 'new'), state_hash, min_gap FROM result WHERE run_id = ? ORDER BY id",
+            states.append(try store.database.textRows("SELECT c.key, r.status IN ('pass', 'new'), s.hash, r.min_gap FROM result r JOIN cell c ON c.id = r.cell_id JOIN state s ON s.id = r.state_id WHERE r.run_id = ? ORDER BY r.id",
                                                       [.integer(runID)]))
         }
         #expect(states[0].count > 0)

@@ -28,7 +28,7 @@ import KBSQLite
 
         let summary = try store.prune(keep: 2)
         #expect(summary == PruneSummary(runsDeleted: 1, resultsDeleted: Int(cells), runsKept: 4, runsPinned: 2,
-                                        bytesBefore: summary.bytesBefore, bytesAfter: summary.bytesAfter))
+                                        rowsCollected: summary.rowsCollected, bytesBefore: summary.bytesBefore, bytesAfter: summary.bytesAfter))
         #expect(try db.prepare("SELECT id FROM run ORDER BY id").mapRows { $0.int64(0) } == [ids[0], ids[1], ids[3], ids[4]])
         for table in ["result", "regression"] {
             #expect(try db.scalarInt("SELECT count(*) FROM \(table) WHERE run_id = ?", [.integer(ids[2])]) == 0, "\(table)")
@@ -46,6 +46,58 @@ import KBSQLite
         #expect(try db.prepare("SELECT id FROM run ORDER BY id").mapRows { $0.int64(0) } == [ids[0], ids[1], ids[4]])
     }
 
+    @Test func statesCellsListsPairsAndMessagesNothingUsesAreCollected() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("kb.sqlite"))
+        defer { store.close() }
+        let db = store.database
+        var both = seStandardPortrait, iqOnly = seStandardPortrait
+        both.strategies = ["iq", "tp"]
+        iqOnly.strategies = ["iq"]
+        let first = try runMatrix(store, both).runID
+        // What only the first run uses: its tp cells; a state of its iq cells and one of its tp cells, the
+        // latter with a metric list of its own; a definition pair and a message.
+        try replaceStates(db, where: "r.run_id = \(first) AND c.strategy = 'iq'", hash: "only-first-iq")
+        try replaceStates(db, where: "r.run_id = \(first) AND c.strategy = 'tp'", hash: "only-first-tp")
+        try db.execute("""
+            INSERT INTO metric_list (positions) VALUES ('{"only.first":0}');
+            UPDATE state SET metric_list_id = last_insert_rowid() WHERE hash = 'only-first-tp';
+            INSERT INTO definition_pair (scenario_hash, device_hash) VALUES ('old-scenario', 'old-device');
+            INSERT INTO message (text) VALUES ('only in the first run');
+            UPDATE result SET definition_pair_id = (SELECT id FROM definition_pair WHERE scenario_hash = 'old-scenario'),
+                              message_id = (SELECT id FROM message WHERE text = 'only in the first run')
+            WHERE run_id = \(first);
+            DELETE FROM cell_reference;
+            """)
+        // Re-pointing the results left the states they had unused: collected now, so that what the prune
+        // collects is exactly what the first run alone used.
+        _ = try store.collectUnreferenced()
+        let tpCells = try db.requireInt("""
+            SELECT count(*) FROM result r JOIN cell c ON c.id = r.cell_id WHERE r.run_id = ? AND c.strategy = 'tp'
+            """, [.integer(first)])
+        try #require(tpCells >= 5)
+        let second = try runMatrix(store, iqOnly).runID
+        _ = try runMatrix(store, iqOnly)
+        let sizes = { try ["state", "metric_list", "cell", "definition_pair", "message"].map {
+            try db.requireInt("SELECT count(*) FROM \($0)") } }
+        let before = try sizes()
+
+        let summary = try store.prune(keep: 2)
+        #expect(summary.runsDeleted == 1)
+        // 2 states, 1 metric list, the tp cells, 1 pair, 1 message.
+        #expect(summary.rowsCollected == 2 + 1 + Int(tpCells) + 1 + 1, "\(summary.line)")
+        #expect(try sizes() == [before[0] - 2, before[1] - 1, before[2] - tpCells, before[3] - 1, before[4] - 1])
+        #expect(summary.line.contains("\(summary.rowsCollected) unused stored rows collected"))
+        // Everything the kept runs use is still there, and reads back.
+        #expect(try db.textRows("PRAGMA foreign_key_check").isEmpty)
+        let cell = try #require(try db.scalarText("SELECT c.key FROM result r JOIN cell c ON c.id = r.cell_id WHERE run_id = ? LIMIT 1",
+                                                  [.integer(second)]))
+        #expect(try store.cellState(runID: second, cell: cell)?.state.hasPrefix("[{") == true)
+        // Pruning again collects nothing.
+        #expect(try store.prune(keep: 2).rowsCollected == 0)
+    }
+
     @Test func anOlderDatabaseIsVacuumedOnceAndThenFreesPagesIncrementally() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -53,7 +105,10 @@ import KBSQLite
         do {
             let store = try storeWithLibrary(path)
             // Every orientation and keyboard of the SE: enough results that the deleted run spans many pages.
-            for _ in 0..<3 { _ = try runMatrix(store, RunSelection(devices: ["iphone-se-1st-gen"])) }
+            // Every device in portrait, timed: unchanged runs share their states and cells, so the deleted run
+            // must span many pages of its own rows (results, timing) for the file to shrink.
+            // (The first run holds the references, so the second is the one pruned.)
+            for _ in 0..<3 { _ = try runMatrix(store, RunSelection(orientations: [.portrait]), samples: 3) }
             // As kbharness created files before auto_vacuum: a full VACUUM is the only way to change it.
             try store.database.execute("PRAGMA auto_vacuum = NONE")
             try store.database.execute("VACUUM")

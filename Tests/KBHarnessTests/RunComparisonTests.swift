@@ -20,11 +20,16 @@ import Testing
         // Tamper with run B: 7.1 fails, 7.5 has other numbers, the text view was defined differently,
         // and one cell exists only in A.
         try store.database.execute("""
-            UPDATE result SET status = 'fail', failed_invariants = 1 WHERE run_id = \(idB) AND cell = '\(plain)';
-            UPDATE result SET state_hash = 'other' WHERE run_id = \(idB) AND cell = '\(scroll)';
-            UPDATE result SET scenario_hash = 'changed' WHERE run_id = \(idB) AND cell = '\(tall)';
-            DELETE FROM result WHERE run_id = \(idB) AND cell LIKE 'chat/input-bar|%';
+            UPDATE result SET status = 'fail', failed_invariants = 1
+            WHERE run_id = \(idB) AND cell_id = (SELECT id FROM cell WHERE key = '\(plain)');
+            INSERT INTO definition_pair (scenario_hash, device_hash)
+            SELECT 'changed', p.device_hash FROM result r JOIN definition_pair p ON p.id = r.definition_pair_id
+            WHERE r.run_id = \(idB) AND r.\(cellIs(tall));
+            UPDATE result SET definition_pair_id = (SELECT id FROM definition_pair WHERE scenario_hash = 'changed')
+            WHERE run_id = \(idB) AND \(cellIs(tall));
+            DELETE FROM result WHERE run_id = \(idB) AND cell_id IN (SELECT id FROM cell WHERE key LIKE 'chat/input-bar|%');
             """)
+        try replaceStates(store.database, where: "r.run_id = \(idB) AND c.key = '\(scroll)'", hash: "other")
         let changes = Dictionary(uniqueKeysWithValues: try store.compareRuns(idA, idB).map { ($0.cell, $0.change) })
         #expect(changes[plain] == .regressed)
         #expect(changes[scroll] == .stateChanged)

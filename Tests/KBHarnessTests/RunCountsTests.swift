@@ -45,16 +45,20 @@ import KBSQLite
         // fixed: 7.5 failed an invariant in run 1. state_changed (failing) and new: the settings stack had other
         // numbers in run 1 and no reference. timing: 7.5 impossibly fast in run 1; improvement: 7.2 impossibly slow.
         try db.execute("""
-            UPDATE result SET status = 'fail', failed_invariants = 1 WHERE run_id = \(firstID) AND cell = '\(Self.slowerCell)';
-            UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'other' WHERE run_id = \(firstID) AND cell = '\(Self.unassertedCell)';
-            DELETE FROM cell_reference WHERE cell = '\(Self.unassertedCell)';
+            UPDATE result SET status = 'fail', failed_invariants = 1
+            WHERE run_id = \(firstID) AND cell_id = (SELECT id FROM cell WHERE key = '\(Self.slowerCell)');
+            DELETE FROM cell_reference WHERE cell_id = (SELECT id FROM cell WHERE key = '\(Self.unassertedCell)');
             UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1,
-                              raw = X'\(String(repeating: "0100000000000000", count: 11))', samples = 11
-            WHERE result_id = (SELECT id FROM result WHERE run_id = \(firstID) AND cell = '\(Self.slowerCell)');
+                              raw = X'\(packedSamplesHex(Array(repeating: 1, count: 11)))', samples = 11
+            WHERE result_id = (SELECT id FROM result WHERE run_id = \(firstID)
+                               AND cell_id = (SELECT id FROM cell WHERE key = '\(Self.slowerCell)'));
             UPDATE timing SET min_ns = 9000000000, p50_ns = 9000000000, p90_ns = 9000000000, max_ns = 9000000000,
-                              raw = X'\(String(repeating: "001A711802000000", count: 11))', samples = 11
-            WHERE result_id = (SELECT id FROM result WHERE run_id = \(firstID) AND cell = '\(Self.fasterCell)');
+                              raw = X'\(packedSamplesHex(Array(repeating: 9_000_000_000, count: 11)))', samples = 11
+            WHERE result_id = (SELECT id FROM result WHERE run_id = \(firstID)
+                               AND cell_id = (SELECT id FROM cell WHERE key = '\(Self.fasterCell)'));
             """)
+        try replaceStates(db, where: "r.run_id = \(firstID) AND c.key = '\(Self.unassertedCell)'", hash: "other",
+                          metric: "gap", value: 999)
         // error and flaky are injected: the engine is deterministic.
         let errorCell = Self.errorCell, flakyCell = Self.flakyCell
         options.failOnTiming = true
@@ -206,7 +210,8 @@ import KBSQLite
         let seconds = try #require(Double(slowCase.attributes["time"] ?? ""))
         #expect(seconds >= 0.030 && seconds < report.seconds + 0.001, "\(seconds)")
         // The stored wall time is the one written.
-        let stored = try #require(try store.database.scalarInt("SELECT wall_ns FROM result WHERE cell = ?", [.text(slow)]))
+        let stored = try #require(try store.database.scalarInt("SELECT wall_ns FROM result WHERE cell_id = (SELECT id FROM cell WHERE key = ?)",
+                                                                        [.text(slow)]))
         #expect(JUnitReport.seconds(Double(stored) / 1e9) == slowCase.attributes["time"])
         #expect(total <= report.seconds + 0.001 * Double(report.cells))
     }

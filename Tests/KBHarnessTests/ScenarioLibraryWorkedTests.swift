@@ -136,9 +136,7 @@ import KeyboardAvoidance
         let navigation = "worked/7.3-notched-navigation|\(Self.notched)|portrait|standard|iq"
         let tabBar = "worked/7.4-notched-tab-bar|\(Self.notched)|portrait|standard|iq"
         func gap(_ cell: String, atIndex index: Int) throws -> Double? {
-            try store.database.scalarDouble(
-                "SELECT json_extract(state, '$[\(index)].metrics.\"gap\"') FROM result WHERE run_id = ? AND cell = ?",
-                [.integer(runID), .text(cell)])
+            try storedMetric(store, runID: runID, cell: cell, step: index + 1, "gap")
         }
         // Step 1 posts the spec's 291-pt keyboard frame; step 2 (index 1) is the tap that adjusts.
         #expect(try gap(navigation, atIndex: 1) == 78)

@@ -31,7 +31,9 @@ import Testing
         #expect(ran.stderr.hasPrefix(note), "the note comes first, before the run: \(ran.stderr)")
         // The run used the new definition: its result carries the stored (new) hash.
         let hashes = try sqlite3(database, """
-            SELECT r.scenario_hash = s.definition_hash FROM result r JOIN scenario s ON s.id = r.scenario_id
+            SELECT p.scenario_hash = s.definition_hash
+            FROM result r JOIN cell c ON c.id = r.cell_id JOIN scenario s ON s.id = c.scenario_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             WHERE r.run_id = (SELECT max(id) FROM run) AND s.key = 'worked/7.1-plain-bottom-field'
             """)
         #expect(hashes.stdout == "1\n")
@@ -63,19 +65,19 @@ import Testing
         #expect(!(try kbharness(["scenarios"], in: scratch.path)).stdout.contains("chat/input-bar"))
         let after = try kbharness(Self.run, in: scratch.path)
         #expect(!after.stderr.contains("gone"))
-        #expect(try sqlite3(database, "SELECT count(*) FROM result WHERE run_id = (SELECT max(id) FROM run) AND cell = '\(cell)'").stdout
+        #expect(try sqlite3(database, "SELECT count(*) FROM result WHERE run_id = (SELECT max(id) FROM run) AND \(cellIs(cell))").stdout
                 == "0\n")
         // Its past results still read, and its reference is history.
         let history = try kbharness(["history", cell], in: scratch.path)
         #expect(history.status == 0 && history.lines.count >= 4, "\(history.stdout)\(history.stderr)")
-        #expect(try sqlite3(database, "SELECT count(*) FROM cell_reference WHERE cell = '\(cell)' AND superseded_at IS NULL").stdout == "0\n")
+        #expect(try sqlite3(database, "SELECT count(*) FROM cell_reference WHERE \(cellIs(cell)) AND superseded_at IS NULL").stdout == "0\n")
 
         // Its file back: imported again, it runs again.
         try FileManager.default.copyItem(atPath: starterLibraryDirectory + "/chat/input-bar.yaml",
                                          toPath: scratch.file("Scenarios/chat/input-bar.yaml"))
         let back = try kbharness(Self.run, in: scratch.path)
         #expect(back.stderr.contains("imported 1 changed file before running (Scenarios/chat/input-bar.yaml)"), "\(back.stderr)")
-        #expect(try sqlite3(database, "SELECT count(*) FROM result WHERE run_id = (SELECT max(id) FROM run) AND cell = '\(cell)'").stdout
+        #expect(try sqlite3(database, "SELECT count(*) FROM result WHERE run_id = (SELECT max(id) FROM run) AND \(cellIs(cell))").stdout
                 == "1\n")
     }
 }

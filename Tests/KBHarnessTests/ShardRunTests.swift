@@ -14,7 +14,7 @@ import KBSQLite
         let full = try kbharness(["run", "--db", "full.sqlite"] + Self.selection, in: scratch.path)
         #expect(full.status == 0, "\(full.stderr)")
         let fullDB = try Database(path: scratch.file("full.sqlite"), options: .readOnly)
-        let everyCell = Set(try fullDB.textRows("SELECT cell FROM result").map { $0[0] })
+        let everyCell = Set(try fullDB.textRows("SELECT c.key FROM result r JOIN cell c ON c.id = r.cell_id").map { $0[0] })
         fullDB.close()
 
         var shards: [Set<String>] = []
@@ -23,7 +23,7 @@ import KBSQLite
                                     in: scratch.path)
             #expect(run.status == 0, "\(run.stderr)")
             let db = try Database(path: scratch.file("shard-\(index).sqlite"), options: .readOnly)
-            shards.append(Set(try db.textRows("SELECT cell FROM result").map { $0[0] }))
+            shards.append(Set(try db.textRows("SELECT c.key FROM result r JOIN cell c ON c.id = r.cell_id").map { $0[0] }))
             #expect(try db.scalarText("SELECT json_extract(selection, '$.shard') FROM run") == "\(index)/3")
             db.close()
         }
@@ -36,7 +36,7 @@ import KBSQLite
         let again = try kbharness(["run", "--db", "again.sqlite", "--shard", "2/3"] + Self.selection, in: scratch.path)
         #expect(again.status == 0)
         let againDB = try Database(path: scratch.file("again.sqlite"), options: .readOnly)
-        #expect(Set(try againDB.textRows("SELECT cell FROM result").map { $0[0] }) == shards[1])
+        #expect(Set(try againDB.textRows("SELECT c.key FROM result r JOIN cell c ON c.id = r.cell_id").map { $0[0] }) == shards[1])
         againDB.close()
 
         let merge = try kbharness(["merge", "shard-1.sqlite", "shard-2.sqlite", "shard-3.sqlite", "--into", "merged.sqlite"],
@@ -45,7 +45,7 @@ import KBSQLite
         let merged = try Database(path: scratch.file("merged.sqlite"), options: .readOnly)
         defer { merged.close() }
         #expect(try merged.textRows("SELECT status, cells FROM run") == [["complete", "\(everyCell.count)"]])
-        #expect(Set(try merged.textRows("SELECT cell FROM result").map { $0[0] }) == everyCell)
+        #expect(Set(try merged.textRows("SELECT c.key FROM result r JOIN cell c ON c.id = r.cell_id").map { $0[0] }) == everyCell)
         #expect(try merged.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") == 0)
 
         // Bad shard specifications are usage errors.
@@ -62,7 +62,7 @@ import KBSQLite
         let selection = ["--device", "iphone-se-1st-gen,iphone-8", "--scenario", "worked/*", "--samples", "0"]
         let full = try kbharness(["run", "--db", "full.sqlite"] + selection, in: scratch.path)
         #expect(full.status == 0, "\(full.stderr)")
-        let everyCell = Set(try sqlite3(scratch.file("full.sqlite"), "SELECT cell FROM result").lines)
+        let everyCell = Set(try sqlite3(scratch.file("full.sqlite"), "SELECT c.key FROM result r JOIN cell c ON c.id = r.cell_id").lines)
         #expect(everyCell.count >= 12)
         let shards = (1...12).map { "shard-\($0).sqlite" }
         for (offset, shard) in shards.enumerated() {

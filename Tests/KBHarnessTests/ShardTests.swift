@@ -133,13 +133,13 @@ import KBSQLite
         let cell = seCell(plainBottomField)
         let row = try store.database.rows("""
             SELECT t.p50_ns, t.warmup, t.samples, t.batch FROM result r JOIN timing t ON t.result_id = r.id
-            WHERE r.cell = ? ORDER BY r.id DESC LIMIT 1
+            WHERE r.\(cellIsParameter) ORDER BY r.id DESC LIMIT 1
             """, [.text(cell)])[0]
         guard case .integer(let p50) = row[0], case .integer(let warmup) = row[1], case .integer(let samples) = row[2],
               case .integer(let batch) = row[3] else { throw TestFailure("unexpected timing row \(row)") }
         #expect(samples == 3)
         #expect(durations[cell] == Double(p50 * ((warmup + samples) * batch + 1)))
-        let timedCells = try store.database.requireInt("SELECT count(DISTINCT r.cell) FROM result r JOIN timing t ON t.result_id = r.id")
+        let timedCells = try store.database.requireInt("SELECT count(DISTINCT r.cell_id) FROM result r JOIN timing t ON t.result_id = r.id")
         #expect(durations.count == Int(timedCells))
         #expect(durations.values.allSatisfy { $0 > 0 })
     }

@@ -146,7 +146,8 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
         let outcome = CellOutcome(key: key, status: status, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
                                   message: nil)
         return ResultRecord(outcome: outcome, scenarioID: 1, deviceID: 1, scenarioHash: scenarioHash, deviceHash: "d1",
-                            stateJSON: "[]", stateHash: "h", timing: TimingSummary(warmup: 2, batch: 1, samples: samples),
+                            state: StoredState(positions: "{}", steps: "[]"), stateHash: "h",
+                            timing: TimingSummary(warmup: 2, batch: 1, samples: samples),
                             regressions: [])
     }
 
@@ -363,7 +364,18 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
         #expect(significant(0.0021645021645021645) == "0.00216")
         #expect(significant(0.1) == "0.1")
         #expect(significant(1) == "1")
-        #expect(TimingSummary.unpack(TimingSummary(warmup: 0, batch: 1, samples: [1, -2, 1 << 40]).packed) == [1, -2, 1 << 40])
+        // Packed by hand: sorted 1, 5, 300; zigzag(1) = 2; then the differences 4 and 295 = 0b10_0100111 → A7 02.
+        #expect(TimingSummary(warmup: 0, batch: 1, samples: [300, 1, 5]).packed == [0x02, 0x04, 0xA7, 0x02])
+        #expect(TimingSummary.unpack([0x02, 0x04, 0xA7, 0x02]) == [1, 5, 300])
+        // Negative and extreme samples round-trip, ascending; -2 is zigzag 3.
+        #expect(TimingSummary.pack([1, -2]) == [0x03, 0x03])
+        #expect(TimingSummary.unpack(TimingSummary.pack([1, -2, 1 << 40, .min, .max])) == [.min, -2, 1, 1 << 40, .max])
+        // A damaged blob ends the list at its last whole varint: a truncated one, or eleven continuation bytes.
+        #expect(TimingSummary.unpack([0x02, 0x80]) == [1])
+        #expect(TimingSummary.unpack([0x02] + Array(repeating: 0xFF, count: 11)) == [1])
+        // Before 0014: little-endian Int64, trailing odd bytes ignored.
+        #expect(TimingSummary.unpackLittleEndian([0x2C, 0x01, 0, 0, 0, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 7])
+                == [300, -2])
     }
 }
 
@@ -377,7 +389,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
 
     /// Makes a run's timing look impossibly fast: 1 ns per iteration, raw samples included.
     private func makeImpossiblyFast(_ db: Database, runID: Int64, samples: Int = 11) throws {
-        let raw = String(repeating: "0100000000000000", count: samples)
+        let raw = packedSamplesHex(Array(repeating: 1, count: samples))
         try db.execute("""
             UPDATE timing SET min_ns = 1, p50_ns = 1, p90_ns = 1, max_ns = 1, samples = \(samples), raw = X'\(raw)'
             WHERE result_id IN (SELECT id FROM result WHERE run_id = \(runID))
@@ -428,7 +440,7 @@ private func samples(_ count: Int, median: Double, sigma: Double, _ generator: i
         // A correctness regression as well: exit code 3.
         try makeImpossiblyFast(db, runID: id2)
         // Numbers that changed with nothing else judging them (no reference to fall back on) fail the run.
-        try db.execute("UPDATE result SET state = json_set(state, '$[0].metrics.gap', 999), state_hash = 'tampered' WHERE run_id = \(id2)")
+        try replaceStates(db, where: "r.run_id = \(id2)", hash: "tampered", metric: "gap", value: 999)
         try db.execute("DELETE FROM cell_reference")
         let (run3, id3) = try runMatrix(store, plainOnly, samples: 11, failOnTiming: true)
         #expect(try db.textRows("SELECT kind, fails_run FROM regression WHERE run_id = ? ORDER BY kind", [.integer(id3)])

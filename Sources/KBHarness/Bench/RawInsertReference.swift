@@ -1,11 +1,33 @@
 import CSQLite
 import Foundation
 
-/// The reference write rate: the same result rows inserted through the raw SQLite C API (one prepared
-/// statement, text bound `SQLITE_STATIC`, one transaction), into a fresh database with the same schema.
+/// The reference write rate: the same result rows inserted through the raw SQLite C API (prepared
+/// statements, text bound `SQLITE_STATIC`, one transaction), into a fresh database with the same schema.
+/// Like kbharness, it finds or inserts each row's cell, state (and the state's metric list), definition pair
+/// and message first, so both do the same work: what several rows share is stored once.
 ///
 /// kbharness's own write path is judged against this figure, measured in the same process and run.
 enum RawInsertReference {
+    /// The statements, prepared once.
+    private struct Statements {
+        var findCell: OpaquePointer
+        var insertCell: OpaquePointer
+        var findState: OpaquePointer
+        var insertState: OpaquePointer
+        var findMetricList: OpaquePointer
+        var insertMetricList: OpaquePointer
+        var findDefinitionPair: OpaquePointer
+        var insertDefinitionPair: OpaquePointer
+        var findMessage: OpaquePointer
+        var insertMessage: OpaquePointer
+        var insertResult: OpaquePointer
+
+        var all: [OpaquePointer] {
+            [findCell, insertCell, findState, insertState, findMetricList, insertMetricList, findDefinitionPair,
+             insertDefinitionPair, findMessage, insertMessage, insertResult]
+        }
+    }
+
     /// Seconds to insert `records` into `result` of a new database at `path` (schema already migrated).
     static func insertSeconds(_ records: [ResultRecord], path: String, runID: Int64) throws -> Double {
         var handle: OpaquePointer?
@@ -17,53 +39,120 @@ enum RawInsertReference {
         for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL", "PRAGMA journal_mode = WAL"] {
             sqlite3_exec(db, pragma, nil, nil, nil)
         }
-        let sql = HarnessStore.insertResultSQL
-        var statement: OpaquePointer?
+        func prepare(_ sql: String) throws -> OpaquePointer {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+                  let statement else {
+                throw HarnessError(.io, "reference insert: \(String(cString: sqlite3_errmsg(db)))")
+            }
+            return statement
+        }
         let clock = ContinuousClock()
         let start = clock.now
         sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
-        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
-              let statement else {
-            throw HarnessError(.io, "reference insert: \(String(cString: sqlite3_errmsg(db)))")
+        let statements = Statements(
+            findCell: try prepare("SELECT id FROM cell WHERE key = ?"),
+            insertCell: try prepare("""
+                INSERT INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy) VALUES (?, ?, ?, ?, ?, ?)
+                """),
+            findState: try prepare("SELECT id FROM state WHERE hash = ?"),
+            insertState: try prepare("INSERT INTO state (hash, metric_list_id, steps) VALUES (?, ?, ?)"),
+            findMetricList: try prepare("SELECT id FROM metric_list WHERE positions = ?"),
+            insertMetricList: try prepare("INSERT INTO metric_list (positions) VALUES (?)"),
+            findDefinitionPair: try prepare("SELECT id FROM definition_pair WHERE scenario_hash = ? AND device_hash = ?"),
+            insertDefinitionPair: try prepare("INSERT INTO definition_pair (scenario_hash, device_hash) VALUES (?, ?)"),
+            findMessage: try prepare("SELECT id FROM message WHERE text = ?"),
+            insertMessage: try prepare("INSERT INTO message (text) VALUES (?)"),
+            insertResult: try prepare(HarnessStore.insertResultSQL))
+        defer { for statement in statements.all { sqlite3_finalize(statement) } }
+        // Metric lists, definition pairs and messages are few: looked up once per batch, as kbharness does.
+        var known: [OpaquePointer: [String: Int64]] = [:]
+        func sharedID(_ find: OpaquePointer, _ insert: OpaquePointer, _ texts: [String]) throws -> Int64 {
+            let key = texts.joined(separator: "\u{1F}")
+            if let id = known[find]?[key] { return id }
+            let id = try findOrInsert(db, find: find, texts: texts) {
+                try step(db, insert, texts: texts, positions: Array(1...Int32(texts.count)))
+            }
+            known[find, default: [:]][key] = id
+            return id
         }
-        defer { sqlite3_finalize(statement) }
         for record in records {
             let outcome = record.outcome
-            var texts = [outcome.key.text, outcome.key.orientation.rawValue, outcome.key.keyboard.rawValue,
-                         outcome.key.strategy, record.scenarioHash, record.deviceHash, outcome.status.rawValue,
-                         record.stateJSON, record.stateHash, outcome.message ?? ""]
-            // Bind every text with SQLITE_STATIC from contiguous UTF-8, as a C program would.
-            for index in texts.indices { texts[index].makeContiguousUTF8() }
-            sqlite3_bind_int64(statement, 1, runID)
-            sqlite3_bind_int64(statement, 3, record.scenarioID)
-            sqlite3_bind_int64(statement, 4, record.deviceID)
-            sqlite3_bind_int64(statement, 11, Int64(outcome.steps.count))
-            sqlite3_bind_int64(statement, 14, Int64(outcome.failedInvariants))
-            sqlite3_bind_int64(statement, 15, Int64(outcome.mismatches.count))
-            sqlite3_bind_int64(statement, 19, Int64(outcome.knownFailures))
-            sqlite3_bind_int64(statement, 20, Int64(outcome.steps(breaking: .covered)))
-            sqlite3_bind_int64(statement, 21, Int64(outcome.steps(breaking: .aboveTopGuide)))
-            sqlite3_bind_int64(statement, 22, Int64(outcome.steps(breaking: .notRestored)))
-            if let gap = outcome.minGap { sqlite3_bind_double(statement, 16, gap) } else { sqlite3_bind_null(statement, 16) }
-            if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(statement, 17, occlusion) } else { sqlite3_bind_null(statement, 17) }
-            sqlite3_bind_int64(statement, 23, Int64(outcome.attempts))
-            var positions: [Int32] = [2, 5, 6, 7, 8, 9, 10, 12, 13, 18]
+            let key = outcome.key
+            let cellID = try findOrInsert(db, find: statements.findCell, texts: [key.text]) {
+                sqlite3_bind_int64(statements.insertCell, 2, record.scenarioID)
+                sqlite3_bind_int64(statements.insertCell, 3, record.deviceID)
+                return try step(db, statements.insertCell, texts: [key.text, key.orientation.rawValue,
+                                                                     key.keyboard.rawValue, key.strategy],
+                                positions: [1, 4, 5, 6])
+            }
+            let stateID = try findOrInsert(db, find: statements.findState, texts: [record.stateHash]) {
+                let list = try sharedID(statements.findMetricList, statements.insertMetricList, [record.state.positions])
+                sqlite3_bind_int64(statements.insertState, 2, list)
+                return try step(db, statements.insertState, texts: [record.stateHash, record.state.steps], positions: [1, 3])
+            }
+            let pairID = try sharedID(statements.findDefinitionPair, statements.insertDefinitionPair,
+                                      [record.scenarioHash, record.deviceHash])
+            let insert = statements.insertResult
+            if let message = outcome.message {
+                sqlite3_bind_int64(insert, 11, try sharedID(statements.findMessage, statements.insertMessage, [message]))
+            } else {
+                sqlite3_bind_null(insert, 11)
+            }
+            sqlite3_bind_int64(insert, 1, runID)
+            sqlite3_bind_int64(insert, 2, cellID)
+            sqlite3_bind_int64(insert, 3, stateID)
+            sqlite3_bind_int64(insert, 4, pairID)
+            sqlite3_bind_int64(insert, 6, Int64(outcome.steps.count))
+            sqlite3_bind_int64(insert, 7, Int64(outcome.failedInvariants))
+            sqlite3_bind_int64(insert, 8, Int64(outcome.mismatches.count))
+            if let gap = outcome.minGap { sqlite3_bind_double(insert, 9, gap) } else { sqlite3_bind_null(insert, 9) }
+            if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(insert, 10, occlusion) } else { sqlite3_bind_null(insert, 10) }
+            sqlite3_bind_int64(insert, 12, Int64(outcome.knownFailures))
+            sqlite3_bind_int64(insert, 13, Int64(outcome.steps(breaking: .covered)))
+            sqlite3_bind_int64(insert, 14, Int64(outcome.steps(breaking: .aboveTopGuide)))
+            sqlite3_bind_int64(insert, 15, Int64(outcome.steps(breaking: .notRestored)))
+            sqlite3_bind_int64(insert, 16, Int64(outcome.attempts))
+            sqlite3_bind_null(insert, 18)
+            if let wall = outcome.wallNanoseconds { sqlite3_bind_int64(insert, 19, wall) } else { sqlite3_bind_null(insert, 19) }
+            var texts = [outcome.status.rawValue]
+            var positions: [Int32] = [5]
             if let reference = outcome.reference {
                 texts.append(reference.rawValue)
-                texts[texts.count - 1].makeContiguousUTF8()
-                positions.append(24)
+                positions.append(17)
             } else {
-                sqlite3_bind_null(statement, 24)
+                sqlite3_bind_null(insert, 17)
             }
-            let rc = bindAll(statement, texts: texts, positions: positions, index: 0)
-            if rc != SQLITE_DONE {
-                sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
-                throw HarnessError(.io, "reference insert: \(String(cString: sqlite3_errmsg(db)))")
-            }
-            sqlite3_reset(statement)
+            _ = try step(db, insert, texts: texts, positions: positions)
         }
         sqlite3_exec(db, "COMMIT", nil, nil, nil)
         return (clock.now - start).inSeconds
+    }
+
+    /// The id `find` (bound with `texts`) returns, or the row id `insert` makes when it returns none.
+    private static func findOrInsert(_ db: OpaquePointer, find: OpaquePointer, texts: [String],
+                                     insert: () throws -> Int64) throws -> Int64 {
+        let found = bindAll(find, texts: texts, positions: Array(1...Int32(texts.count)), index: 0)
+        defer { sqlite3_reset(find) }
+        if found == SQLITE_ROW { return sqlite3_column_int64(find, 0) }
+        guard found == SQLITE_DONE else { throw failure(db) }
+        return try insert()
+    }
+
+    /// Binds `texts` at `positions` and steps `statement` once; returns the new row's id.
+    private static func step(_ db: OpaquePointer, _ statement: OpaquePointer, texts: [String],
+                             positions: [Int32]) throws -> Int64 {
+        let rc = bindAll(statement, texts: texts, positions: positions, index: 0)
+        sqlite3_reset(statement)
+        guard rc == SQLITE_DONE else { throw failure(db) }
+        return sqlite3_last_insert_rowid(db)
+    }
+
+    /// The error of the last call, after rolling the transaction back.
+    private static func failure(_ db: OpaquePointer) -> HarnessError {
+        let message = String(cString: sqlite3_errmsg(db))
+        sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+        return HarnessError(.io, "reference insert: \(message)")
     }
 
     /// Binds each text inside nested `withUTF8` scopes so the SQLITE_STATIC pointers stay valid, then steps.

@@ -3,7 +3,7 @@ import Foundation
 /// The reference snapshots of one scenario as a file kept in git beside its scenario file
 /// (`__references__/<scenario key>.json`), so they are reviewed in pull requests as swift-snapshot-testing's
 /// are. Canonical JSON that diffs well: keys sorted, one cell per block and one step per line, each step the
-/// exact canonical text the run stores in `result.state`, numbers in their shortest form.
+/// exact canonical text the run hashes (`CellOutcome.stateJSON`), numbers in their shortest form.
 ///
 /// ```json
 /// {
@@ -339,18 +339,22 @@ extension HarnessStore {
     public func writeReferenceFiles(runID: Int64, folder: String, recordedOnly: Bool, cellGlob: String = "*") throws -> [String] {
         let files = ReferenceFiles(folder: folder)
         let statement = try database.prepare("""
-            SELECT s.key, s.source_file, r.cell, r.state
-            FROM result r JOIN scenario s ON s.id = r.scenario_id
-            WHERE r.run_id = ?1 AND r.status <> 'error' AND r.cell GLOB ?2
+            SELECT s.key, s.source_file, c.key, l.positions, t.steps
+            FROM result r
+            JOIN cell c ON c.id = r.cell_id
+            JOIN scenario s ON s.id = c.scenario_id
+            JOIN state t ON t.id = r.state_id
+            JOIN metric_list l ON l.id = t.metric_list_id
+            WHERE r.run_id = ?1 AND r.status <> 'error' AND c.key GLOB ?2
               AND (?3 = 0 OR r.reference = 'recorded')
-            ORDER BY s.key, r.cell
+            ORDER BY s.key, c.key
             """)
         try statement.bind([.integer(runID), .text(cellGlob), .integer(recordedOnly ? 1 : 0)])
         var byFile: [String: ReferenceFile] = [:]
         var order: [String] = []
         try statement.forEachRow { row in
-            guard let key = row.text(0), let source = row.text(1), let cell = row.text(2), let state = row.text(3),
-                  files.holds(source) else { return }
+            guard let key = row.text(0), let source = row.text(1), let cell = row.text(2),
+                  let state = HarnessStore.canonicalState(row, at: 3), files.holds(source) else { return }
             let path = ReferenceFile.path(scenario: key, sourceFile: source)
             if byFile[path] == nil {
                 order.append(path)

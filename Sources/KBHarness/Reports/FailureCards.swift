@@ -266,27 +266,41 @@ struct CardMaker {
 }
 
 extension HarnessStore {
-    /// The stored state of `cell` in run `runID` with the definition hashes it ran with.
+    /// The stored state of `cell` in run `runID` (canonical JSON, empty when damaged) with the definition hashes
+    /// it ran with.
     func storedResult(runID: Int64, cell: String) throws -> (state: String, scenarioHash: String, deviceHash: String)? {
         let statement = try database.prepare("""
-            SELECT state, scenario_hash, device_hash FROM result WHERE run_id = ? AND cell = ?
+            SELECT l.positions, s.steps, p.scenario_hash, p.device_hash
+            FROM cell c
+            JOIN result r ON r.cell_id = c.id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
+            JOIN state s ON s.id = r.state_id
+            JOIN metric_list l ON l.id = s.metric_list_id
+            WHERE r.run_id = ? AND c.key = ?
             """)
         try statement.bind([.integer(runID), .text(cell)])
-        return try statement.mapRows { ($0.text(0) ?? "[]", $0.text(1) ?? "", $0.text(2) ?? "") }.first
+        return try statement.mapRows {
+            (HarnessStore.canonicalState($0, at: 0) ?? "", $0.text(2) ?? "", $0.text(3) ?? "")
+        }.first
     }
 
     /// The reference snapshot run `runID` checked `cell` against: the newest recorded or accepted from
     /// another run before this run started (a reference this run recorded over it came later).
     func referenceChecked(runID: Int64, cell: String) throws -> (state: String, runUUID: String)? {
         let statement = try database.prepare("""
-            SELECT r.state, run.uuid
-            FROM cell_reference c JOIN result r ON r.id = c.result_id JOIN run ON run.id = r.run_id
-            WHERE c.cell = ? AND r.run_id <> ?
-              AND c.created_at <= (SELECT started_at FROM run WHERE id = ?)
-            ORDER BY c.created_at DESC, c.id DESC
+            SELECT l.positions, s.steps, run.uuid
+            FROM cell c
+            JOIN cell_reference x ON x.cell_id = c.id
+            JOIN result r ON r.id = x.result_id
+            JOIN state s ON s.id = r.state_id
+            JOIN metric_list l ON l.id = s.metric_list_id
+            JOIN run ON run.id = r.run_id
+            WHERE c.key = ? AND r.run_id <> ?
+              AND x.created_at <= (SELECT started_at FROM run WHERE id = ?)
+            ORDER BY x.created_at DESC, x.id DESC
             LIMIT 1
             """)
         try statement.bind([.text(cell), .integer(runID), .integer(runID)])
-        return try statement.mapRows { ($0.text(0) ?? "[]", $0.text(1) ?? "") }.first
+        return try statement.mapRows { (HarnessStore.canonicalState($0, at: 0) ?? "", $0.text(2) ?? "") }.first
     }
 }

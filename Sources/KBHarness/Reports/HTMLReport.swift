@@ -118,8 +118,10 @@ extension HarnessStore {
             SELECT g.id, g.kind, g.against, g.against_run_id, (SELECT uuid FROM run WHERE id = g.against_run_id),
                    g.cell, g.step, g.metric, g.old_value, g.new_value, g.rule, g.fails_run,
                    g.ref_p50_ns, g.p50_ns, g.ratio, g.p_value, g.confirmed,
-                   r.status, r.scenario_hash, r.device_hash, g.expected_id
-            FROM regression g JOIN result r ON r.id = g.result_id
+                   r.status, p.scenario_hash, p.device_hash, g.expected_id
+            FROM regression g
+            JOIN result r ON r.id = g.result_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             WHERE g.run_id = ?
             ORDER BY g.cell, g.step, g.metric, g.id
             """)
@@ -139,12 +141,17 @@ extension HarnessStore {
 
         // The known invariants come out of the stored state so a known issue is named, not only counted.
         let cells = try database.prepare("""
-            SELECT r.cell, r.status, r.message, r.min_gap, r.max_occlusion, r.known_failures,
-                   CASE WHEN r.known_failures > 0 AND json_valid(r.state) THEN
-                       (SELECT group_concat(DISTINCT k.value) FROM json_each(r.state) AS s, json_each(s.value, '$.known') AS k)
+            SELECT c.key, r.status, m.text, r.min_gap, r.max_occlusion, r.known_failures,
+                   CASE WHEN r.known_failures > 0 AND json_valid(s.steps) THEN
+                       (SELECT group_concat(DISTINCT k.value)
+                        FROM json_each(s.steps) AS step, json_each(step.value, '$[4]') AS k)
                    END,
                    r.reference
-            FROM result r WHERE r.run_id = ? ORDER BY r.cell
+            FROM result r
+            JOIN cell c ON c.id = r.cell_id
+            JOIN state s ON s.id = r.state_id
+            LEFT JOIN message m ON m.id = r.message_id
+            WHERE r.run_id = ? ORDER BY c.key
             """)
         try cells.bind(1, runID)
         let cellRows = try cells.mapRows { row in

@@ -22,7 +22,7 @@ struct PictureScene: Sendable {
         var scroll: ScrollNumbers?
     }
 
-    /// A scroll view's numbers, as `result.state` names them.
+    /// A scroll view's numbers, as the stored state names them.
     struct ScrollNumbers: Sendable, Equatable {
         var offsetY: Double
         var insetTop: Double

@@ -53,8 +53,11 @@ extension HarnessStore {
     /// The names among `metrics` that no step of a cell of run `runID` matching `cellGlob` has.
     public func unknownMetrics(_ metrics: [String], runID: Int64, cellGlob: String) throws -> [String] {
         let statement = try database.prepare("""
-            SELECT EXISTS (SELECT 1 FROM result r, json_each(r.state) AS s, json_each(s.value, '$.metrics') AS m
-                           WHERE r.run_id = ? AND r.cell GLOB ? AND m.key = ?)
+            SELECT EXISTS (SELECT 1 FROM result r
+                           JOIN cell c ON c.id = r.cell_id
+                           JOIN state s ON s.id = r.state_id
+                           JOIN metric_list l ON l.id = s.metric_list_id, json_each(l.positions) AS m
+                           WHERE r.run_id = ? AND c.key GLOB ? AND m.key = ?)
             """)
         return try metrics.filter { metric in
             try statement.bind([.integer(runID), .text(cellGlob), .text(metric)])
@@ -66,8 +69,12 @@ extension HarnessStore {
     /// Up to `limit` (nil: every one) metric names the cells of run `runID` matching `cellGlob` record, sorted.
     public func metricNames(runID: Int64, cellGlob: String, limit: Int? = 12) throws -> [String] {
         let statement = try database.prepare("""
-            SELECT DISTINCT m.key FROM result r, json_each(r.state) AS s, json_each(s.value, '$.metrics') AS m
-            WHERE r.run_id = ? AND r.cell GLOB ? ORDER BY m.key LIMIT ?
+            SELECT DISTINCT m.key
+            FROM result r
+            JOIN cell c ON c.id = r.cell_id
+            JOIN state s ON s.id = r.state_id
+            JOIN metric_list l ON l.id = s.metric_list_id, json_each(l.positions) AS m
+            WHERE r.run_id = ? AND c.key GLOB ? ORDER BY m.key LIMIT ?
             """)
         // A negative LIMIT is no limit in SQLite.
         try statement.bind([.integer(runID), .text(cellGlob), .integer(Int64(limit ?? -1))])
@@ -76,7 +83,9 @@ extension HarnessStore {
 
     /// The strategies whose cells run `runID` holds.
     public func strategies(ofRun runID: Int64) throws -> Set<String> {
-        let statement = try database.prepare("SELECT DISTINCT strategy FROM result WHERE run_id = ?")
+        let statement = try database.prepare("""
+            SELECT DISTINCT c.strategy FROM result r JOIN cell c ON c.id = r.cell_id WHERE r.run_id = ?
+            """)
         try statement.bind([.integer(runID)])
         return Set(try statement.mapRows { $0.text(0) ?? "" })
     }
@@ -138,22 +147,33 @@ extension HarnessStore {
         return (table, total, regressions)
     }
 
-    /// The stored per-step state of one cell in a run, or nil if the cell did not run then.
+    /// The stored per-step state of one cell in a run as canonical JSON (empty when damaged), or nil if the
+    /// cell did not run then.
     public func cellState(runID: Int64, cell: String) throws -> (status: String, message: String?, state: String)? {
-        let statement = try database.prepare("SELECT status, message, state FROM result WHERE run_id = ? AND cell = ?")
+        let statement = try database.prepare("""
+            SELECT r.status, m.text, l.positions, s.steps
+            FROM cell c
+            JOIN result r ON r.cell_id = c.id
+            JOIN state s ON s.id = r.state_id
+            JOIN metric_list l ON l.id = s.metric_list_id
+            LEFT JOIN message m ON m.id = r.message_id
+            WHERE r.run_id = ? AND c.key = ?
+            """)
         try statement.bind([.integer(runID), .text(cell)])
-        return try statement.mapRows { ($0.text(0) ?? "", $0.text(1), $0.text(2) ?? "[]") }.first
+        return try statement.mapRows { ($0.text(0) ?? "", $0.text(1), HarnessStore.canonicalState($0, at: 2) ?? "") }.first
     }
 
     /// How run `runID` recorded `cell` (its status) and whether it ran the scenario and device definitions the
     /// database holds now, which `render` replays; nil when the cell did not run then.
     public func cellRecording(runID: Int64, cell: String) throws -> (status: String, sameDefinitions: Bool)? {
         let statement = try database.prepare("""
-            SELECT r.status, ifnull(r.scenario_hash = s.definition_hash AND r.device_hash = d.definition_hash, 0)
-            FROM result r
-            LEFT JOIN scenario s ON s.id = r.scenario_id
-            LEFT JOIN device d ON d.id = r.device_id
-            WHERE r.run_id = ? AND r.cell = ?
+            SELECT r.status, ifnull(p.scenario_hash = s.definition_hash AND p.device_hash = d.definition_hash, 0)
+            FROM cell c
+            JOIN result r ON r.cell_id = c.id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
+            LEFT JOIN scenario s ON s.id = c.scenario_id
+            LEFT JOIN device d ON d.id = c.device_id
+            WHERE r.run_id = ? AND c.key = ?
             """)
         try statement.bind([.integer(runID), .text(cell)])
         return try statement.mapRows { ($0.text(0) ?? "", $0.int64(1) != 0) }.first
@@ -165,7 +185,8 @@ extension HarnessStore {
             SELECT s.step, s.action, ifnull(s.focused, ''), m.key, m.value,
                    CASE WHEN json_array_length(s.failed_invariants) > 0 THEN s.failed_invariants ELSE '' END
             FROM v_step s, json_each(s.metrics) AS m
-            WHERE s.result_id = (SELECT id FROM result WHERE run_id = ? AND cell = ?)
+            WHERE s.result_id = (SELECT r.id FROM result r JOIN cell c ON c.id = r.cell_id
+                                 WHERE r.run_id = ? AND c.key = ?)
             ORDER BY s.step, m.id
             """)
         try statement.bind([.integer(runID), .text(cell)])
@@ -200,14 +221,17 @@ extension HarnessStore {
         // Ordered by run id, which follows run creation exactly (start times can tie to the millisecond).
         let statement = try database.prepare("""
             SELECT run.uuid, run.started_at, r.status, ifnull(r.min_gap, ''), ifnull(round(t.p50_ns / 1000.0, 2), ''),
-                   r.state_hash, r.scenario_hash,
-                   lag(r.state_hash) OVER (ORDER BY run.id) AS previous_state,
-                   lag(r.scenario_hash) OVER (ORDER BY run.id) AS previous_definition,
+                   s.hash, p.scenario_hash,
+                   lag(s.hash) OVER (ORDER BY run.id) AS previous_state,
+                   lag(p.scenario_hash) OVER (ORDER BY run.id) AS previous_definition,
                    lag(r.status) OVER (ORDER BY run.id) AS previous_status
-            FROM result r
+            FROM cell c
+            JOIN result r ON r.cell_id = c.id
+            JOIN state s ON s.id = r.state_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
             JOIN run ON run.id = r.run_id AND run.status = 'complete'
             LEFT JOIN timing t ON t.result_id = r.id
-            WHERE r.cell = ?
+            WHERE c.key = ?
             ORDER BY run.id DESC LIMIT ?
             """)
         try statement.bind([.text(cell), .integer(Int64(limit))])
@@ -291,7 +315,9 @@ extension HarnessStore {
 
     /// Whether run `runID` ran a cell matching `cellGlob`.
     public func ranCell(matching cellGlob: String, runID: Int64) throws -> Bool {
-        let statement = try database.prepare("SELECT EXISTS (SELECT 1 FROM result WHERE run_id = ? AND cell GLOB ?)")
+        let statement = try database.prepare("""
+            SELECT EXISTS (SELECT 1 FROM result r JOIN cell c ON c.id = r.cell_id WHERE r.run_id = ? AND c.key GLOB ?)
+            """)
         try statement.bind([.integer(runID), .text(cellGlob)])
         return try statement.mapRows { $0.int64(0) != 0 }.first ?? false
     }
@@ -299,8 +325,8 @@ extension HarnessStore {
     /// The newest complete run that ran `cell`, or nil when none did.
     public func latestRun(withCell cell: String) throws -> (id: Int64, uuid: String)? {
         let statement = try database.prepare("""
-            SELECT run.id, run.uuid FROM result JOIN run ON run.id = result.run_id
-            WHERE result.cell = ? AND run.status = 'complete'
+            SELECT run.id, run.uuid FROM cell c JOIN result r ON r.cell_id = c.id JOIN run ON run.id = r.run_id
+            WHERE c.key = ? AND run.status = 'complete'
             ORDER BY run.id DESC LIMIT 1
             """)
         try statement.bind([.text(cell)])
@@ -312,7 +338,8 @@ extension HarnessStore {
         let statement = try database.prepare("""
             SELECT run.id, run.uuid FROM run
             WHERE run.status = 'complete'
-              AND EXISTS (SELECT 1 FROM result WHERE result.run_id = run.id AND result.cell GLOB ?)
+              AND EXISTS (SELECT 1 FROM result r JOIN cell c ON c.id = r.cell_id
+                          WHERE r.run_id = run.id AND c.key GLOB ?)
             ORDER BY run.id DESC LIMIT 1
             """)
         try statement.bind([.text(cellGlob)])

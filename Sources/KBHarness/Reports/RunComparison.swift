@@ -47,19 +47,24 @@ extension HarnessStore {
     /// Every cell of two runs, side by side, in cell order.
     public func compareRuns(_ runA: Int64, _ runB: Int64) throws -> [CellComparison] {
         let statement = try database.prepare("""
-            SELECT a.cell, a.status, b.status, a.state_hash, b.state_hash,
-                   a.scenario_hash = b.scenario_hash AND a.device_hash = b.device_hash, ta.p50_ns, tb.p50_ns,
+            SELECT c.key, a.status, b.status, sa.hash, sb.hash,
+                   a.definition_pair_id = b.definition_pair_id, ta.p50_ns, tb.p50_ns,
                    a.failed_invariants, a.failed_expectations, b.failed_invariants, b.failed_expectations
             FROM result a
-            LEFT JOIN result b ON b.cell = a.cell AND b.run_id = ?2
+            JOIN cell c ON c.id = a.cell_id
+            JOIN state sa ON sa.id = a.state_id
+            LEFT JOIN result b ON b.cell_id = a.cell_id AND b.run_id = ?2
+            LEFT JOIN state sb ON sb.id = b.state_id
             LEFT JOIN timing ta ON ta.result_id = a.id
             LEFT JOIN timing tb ON tb.result_id = b.id
             WHERE a.run_id = ?1
             UNION ALL
-            SELECT b.cell, NULL, b.status, NULL, b.state_hash, NULL, NULL, tb.p50_ns, NULL, NULL, NULL, NULL
+            SELECT c.key, NULL, b.status, NULL, sb.hash, NULL, NULL, tb.p50_ns, NULL, NULL, NULL, NULL
             FROM result b
+            JOIN cell c ON c.id = b.cell_id
+            JOIN state sb ON sb.id = b.state_id
             LEFT JOIN timing tb ON tb.result_id = b.id
-            WHERE b.run_id = ?2 AND NOT EXISTS (SELECT 1 FROM result a WHERE a.run_id = ?1 AND a.cell = b.cell)
+            WHERE b.run_id = ?2 AND NOT EXISTS (SELECT 1 FROM result a WHERE a.run_id = ?1 AND a.cell_id = b.cell_id)
             ORDER BY 1
             """)
         try statement.bind([.integer(runA), .integer(runB)])

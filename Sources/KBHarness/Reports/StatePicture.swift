@@ -26,7 +26,7 @@ public struct DeviceOutline: Sendable, Equatable {
     }
 }
 
-/// One step as `result.state` stores it: the numbers and verdicts a picture is drawn from.
+/// One step of a stored state: the numbers and verdicts a picture is drawn from.
 public struct StoredStep: Sendable, Equatable {
     /// What the step did, e.g. `focus email`.
     public var action: String
@@ -48,7 +48,7 @@ public struct StoredStep: Sendable, Equatable {
         self.known = known
     }
 
-    /// Decodes the JSON array of `result.state`; nil when the text is not such an array (a damaged row
+    /// Decodes a state's canonical JSON (`StoredState.canonicalJSON`); nil when the text is not such an array (a damaged row
     /// is drawn as "no stored state", never a crash).
     public static func decode(_ json: String) -> [StoredStep]? {
         guard let array = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [Any] else { return nil }

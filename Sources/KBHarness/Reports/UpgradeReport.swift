@@ -37,19 +37,23 @@ public struct UpgradeReport: Sendable {
         /// five columns has no index to use.
         static func read(store: HarnessStore, runID: Int64, strategy: String) throws -> [String: PairedSide] {
             let statement = try store.database.prepare("""
-                SELECT s.key || '|' || d.key || '|' || r.orientation || '|' || r.keyboard,
-                       r.covered_steps, r.above_guide_steps, r.not_restored_steps, r.known_failures, r.min_gap, r.state
+                SELECT s.key || '|' || d.key || '|' || c.orientation || '|' || c.keyboard,
+                       r.covered_steps, r.above_guide_steps, r.not_restored_steps, r.known_failures, r.min_gap,
+                       l.positions, t.steps
                 FROM result r
-                JOIN scenario s ON s.id = r.scenario_id
-                JOIN device d ON d.id = r.device_id
-                WHERE r.run_id = ? AND r.strategy = ?
+                JOIN cell c ON c.id = r.cell_id
+                JOIN scenario s ON s.id = c.scenario_id
+                JOIN device d ON d.id = c.device_id
+                JOIN state t ON t.id = r.state_id
+                JOIN metric_list l ON l.id = t.metric_list_id
+                WHERE r.run_id = ? AND c.strategy = ?
                 """)
             try statement.bind([.integer(runID), .text(strategy)])
             var cells: [String: PairedSide] = [:]
             for (key, side) in try statement.mapRows({ row in
                 let counts = (1...4).map { row.value($0).double ?? 0 }
                 let invariants = zip(["covered", "above guide", "not restored"], counts).filter { $0.1 > 0 }.map(\.0)
-                let state: String? = if case .text(let text) = row.value(6) { text } else { nil }
+                let state = HarnessStore.canonicalState(row, at: 6)
                 return (row.text(0) ?? "", PairedSide(invariants: invariants, known: Int(Swift.min(Swift.max(counts[3], 0), 1e9)),
                                                       minGap: row.value(5).double, state: state))
             }) {

@@ -154,53 +154,10 @@ public struct CellOutcome: Sendable {
         steps.reduce(0) { $0 + ($1.failed.contains(invariant) || $1.known.contains(invariant) ? 1 : 0) }
     }
 
-    /// The per-step state as stored in `result.state`: a JSON array, one object per step.
-    public var stateJSON: String {
-        // Canonical JSON, keys sorted at every level: the text a reference file holds one step per line, so a
-        // state read back from git hashes as the run's own does.
-        var json = JSONText()
-        json.array(steps) { json, step in
-            json.object { json in
-                json.field("action") { $0.string(step.action) }
-                json.field("details") { json in json.array(step.failureDetails) { $0.string($1.text) } }
-                json.field("failed") { json in json.array(step.failed) { $0.string($1.rawValue) } }
-                json.field("focused") { json in
-                    if let focused = step.focused { json.string(focused) } else { json.null() }
-                }
-                json.field("known") { json in json.array(step.known) { $0.string($1.rawValue) } }
-                json.field("metrics") { json in
-                    json.object { json in
-                        for (name, value) in step.metrics.sorted(by: { $0.0 < $1.0 }) {
-                            json.field(name) { $0.number(value) }
-                        }
-                    }
-                }
-                if let navigation = step.navigation {
-                    json.field("navigation") { json in
-                        json.object { json in
-                            json.field("index") { json in
-                                if let index = navigation.index { json.number(Double(index)) } else { json.null() }
-                            }
-                            json.field("list") { json in json.array(navigation.list) { $0.string($1) } }
-                            json.field("next") { $0.bool(navigation.canGoNext) }
-                            json.field("previous") { $0.bool(navigation.canGoPrevious) }
-                            json.field("returnKey") { $0.string(navigation.returnKey) }
-                            json.field("toolbar") { json in
-                                guard let toolbar = navigation.toolbar else { json.null(); return }
-                                json.object { json in
-                                    json.field("nextEnabled") { $0.bool(toolbar.nextEnabled) }
-                                    json.field("previousEnabled") { $0.bool(toolbar.previousEnabled) }
-                                    json.field("previousNext") { $0.bool(toolbar.hasPreviousNext) }
-                                }
-                            }
-                        }
-                    }
-                }
-                json.field("needToMoveLog") { json in json.array(step.needToMoveLog) { $0.number($1) } }
-            }
-        }
-        return json.text
-    }
+    /// The per-step state as canonical JSON: an array, one object per step, keys sorted at every level (the
+    /// text a reference file holds one step per line, so a state read back from git hashes as the run's own
+    /// does). The database stores it as a `StoredState` (`StateEncoding`).
+    public var stateJSON: String { StateEncoding.encode(steps).canonical }
 }
 
 /// A streaming JSON writer that keeps field order (the per-step state is written in step order);
@@ -213,6 +170,9 @@ struct JSONText {
 
     /// An empty document.
     init() { bytes.reserveCapacity(4096) }
+
+    /// An empty document with room for `capacity` bytes.
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
     /// The JSON written so far.
     var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -288,6 +248,16 @@ struct JSONText {
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
         value(&self)
+        needsComma = true
+    }
+
+    /// Writes an array whose elements `body` writes one after another (values of different kinds).
+    mutating func elements(_ body: (inout JSONText) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 

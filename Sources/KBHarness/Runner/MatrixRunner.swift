@@ -383,9 +383,14 @@ public enum MatrixRunner {
                                               deviceID: stored.deviceIDs[cell.device.key]!,
                                               scenarioHash: stored.scenarioHashes[cell.scenario.key]!,
                                               deviceHash: stored.deviceHashes[cell.device.key]!,
-                                              stateJSON: result.state, stateHash: result.stateHash, timing: timing,
+                                              state: result.stored, stateHash: result.stateHash, timing: timing,
                                               regressions: [])
-                    let previous = try sameNumbersAsPrevious(scenario.previous[cell.key.text], result, store: store)
+                    // What the previous result stored need not be looked up again: its cell, and its state when
+                    // the hash is the same (before `sameNumbersAsPrevious` may take this hash as its own).
+                    let earlier = scenario.previous[cell.key.text]
+                    record.cellID = earlier?.cellID
+                    if let earlier, earlier.stateHash == result.stateHash { record.stateID = earlier.stateID }
+                    let previous = try sameNumbersAsPrevious(earlier, result, store: store)
                     record.regressions = findRegressions(record, previous: previous, environment: environment, options: options)
                     record.replacesReference = scenario.references[cell.key.text] != nil
                     records.append(record)
@@ -471,11 +476,12 @@ public enum MatrixRunner {
         var reference: TimingReference
     }
 
-    /// A cell's correctness outcome with its stored state.
+    /// A cell's correctness outcome with its state: canonical JSON (compared and hashed) and stored form.
     struct EvaluatedCell: Sendable {
         var outcome: CellOutcome
         var state: String
         var stateHash: String
+        var stored: StoredState
     }
 
     /// A batch's correctness phase, started at once on a background thread or run when its result is asked for.
@@ -524,8 +530,9 @@ public enum MatrixRunner {
                 var outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options,
                                        screens: screens)
                 outcome.wallNanoseconds = (ContinuousClock.now - started).inNanoseconds
-                let state = outcome.stateJSON
-                slots[index] = EvaluatedCell(outcome: outcome, state: state, stateHash: DefinitionHash.fnv1a64(state))
+                let state = StateEncoding.encode(outcome.steps)
+                slots[index] = EvaluatedCell(outcome: outcome, state: state.canonical,
+                                             stateHash: DefinitionHash.fnv1a64(state.canonical), stored: state.stored)
                 if let report = options.progress { report(finished.increment(), progress.total) }
             }
         }

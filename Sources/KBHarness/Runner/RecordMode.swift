@@ -72,7 +72,7 @@ public struct StoredReference: Sendable, Equatable {
 
 /// Compares a cell's per-step state with its reference state, metric by metric.
 public enum ReferenceDiff {
-    /// The differences between `reference` (a stored `result.state`) and `actual`, at most `limit` of them
+    /// The differences between `reference` (a stored state, as canonical JSON) and `actual`, at most `limit` of them
     /// (all by default: a regression row reports how many differ). A state that differs outside its metrics
     /// yields one entry with a nil metric.
     public static func differences(reference: String, actual: String, limit: Int = .max) -> [ReferenceMismatch] {

@@ -113,11 +113,12 @@ extension HarnessStore {
                 JOIN run ON run.id = r.run_id
                 JOIN timing t ON t.result_id = r.id
                 WHERE run.status = 'complete'
-                GROUP BY r.cell
+                GROUP BY r.cell_id
             )
-            SELECT r.cell, t.p50_ns * ((t.warmup + t.samples) * t.batch + 1)
+            SELECT c.key, t.p50_ns * ((t.warmup + t.samples) * t.batch + 1)
             FROM latest
             JOIN result r ON r.id = latest.id
+            JOIN cell c ON c.id = r.cell_id
             JOIN timing t ON t.result_id = r.id
             """)
         var durations: [String: Double] = [:]

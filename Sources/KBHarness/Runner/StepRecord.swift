@@ -336,8 +336,8 @@ func format(_ value: Double) -> String {
     return String(scaled)
 }
 
-/// An estimate, from a scenario's declared views and steps alone (no layout), of the bytes of `result.state`
-/// one of its cells stores, kept above what `StepObserver.record` writes (1.8 to 2.2 times it on the bundled
+/// An estimate, from a scenario's declared views and steps alone (no layout), of the bytes of the canonical
+/// state JSON (`CellOutcome.stateJSON`) one of its cells makes, kept above what `StepObserver.record` writes (1.8 to 2.2 times it on the bundled
 /// and real screens, 1.25 times on a form of 300 inputs walked with Next): the import refuses a scenario whose cells would store more than `maximumPerCell`,
 /// since that cost is views × steps in every cell of its matrix.
 enum StateSize {

@@ -389,15 +389,6 @@ extension TimingSummary {
         let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
         return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank))]
     }
-
-    /// Samples from `timing.raw` (little-endian Int64 each); trailing odd bytes are ignored.
-    public static func unpack(_ bytes: [UInt8]) -> [Int64] {
-        stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { start in
-            var value: UInt64 = 0
-            for offset in 0..<8 { value |= UInt64(bytes[start + offset]) << (8 * UInt64(offset)) }
-            return Int64(bitPattern: value)
-        }
-    }
 }
 
 /// `x` in plain decimal notation with up to 6 fraction digits and no trailing zeros (1.1, 0.002).

@@ -42,21 +42,32 @@ extension HarnessStore {
             let now = Timestamp.now()
             let actual: Statement
             if metrics.isEmpty {
+                // A step's value of a metric is at the metric's position in the step's values (migration 0014).
                 actual = try database.prepare("""
-                    SELECT r.scenario_id, r.device_id, r.orientation, r.keyboard, r.strategy, g.step, g.metric,
-                           json_extract(r.state, '$[' || (g.step - 1) || '].metrics."' || g.metric || '"')
-                    FROM regression g JOIN result r ON r.id = g.result_id
-                    WHERE g.run_id = ? AND g.kind = 'expected_mismatch' AND g.expected_id IS NOT NULL AND r.cell GLOB ?
+                    SELECT c.scenario_id, c.device_id, c.orientation, c.keyboard, c.strategy, g.step, g.metric,
+                           json_extract(s.steps, '$[' || (g.step - 1) || '][2]['
+                                                 || (SELECT n.value FROM json_each(l.positions) AS n WHERE n.key = g.metric)
+                                                 || ']')
+                    FROM regression g
+                    JOIN result r ON r.id = g.result_id
+                    JOIN cell c ON c.id = r.cell_id
+                    JOIN state s ON s.id = r.state_id
+                    JOIN metric_list l ON l.id = s.metric_list_id
+                    WHERE g.run_id = ? AND g.kind = 'expected_mismatch' AND g.expected_id IS NOT NULL AND c.key GLOB ?
                     """)
                 try actual.bind([.integer(runID), .text(cellGlob)])
             } else {
                 let placeholders = Array(repeating: "?", count: metrics.count).joined(separator: ", ")
                 actual = try database.prepare("""
-                    SELECT r.scenario_id, r.device_id, r.orientation, r.keyboard, r.strategy,
-                           CAST(s.key AS INTEGER) + 1, m.key, m.value
-                    FROM result r, json_each(r.state) AS s, json_each(s.value, '$.metrics') AS m
-                    WHERE r.run_id = ? AND r.cell GLOB ? AND m.key IN (\(placeholders))
-                      AND (? IS NULL OR CAST(s.key AS INTEGER) + 1 = ?)
+                    SELECT c.scenario_id, c.device_id, c.orientation, c.keyboard, c.strategy,
+                           CAST(step.key AS INTEGER) + 1, m.key, step.value ->> ('$[2][' || m.value || ']')
+                    FROM result r
+                    JOIN cell c ON c.id = r.cell_id
+                    JOIN state s ON s.id = r.state_id
+                    JOIN metric_list l ON l.id = s.metric_list_id,
+                         json_each(s.steps) AS step, json_each(l.positions) AS m
+                    WHERE r.run_id = ? AND c.key GLOB ? AND m.key IN (\(placeholders))
+                      AND (? IS NULL OR CAST(step.key AS INTEGER) + 1 = ?)
                     """)
                 let stepValue: SQLiteValue = step.map { .integer(Int64($0)) } ?? .null
                 try actual.bind([.integer(runID), .text(cellGlob)] + metrics.map(SQLiteValue.text) + [stepValue, stepValue])

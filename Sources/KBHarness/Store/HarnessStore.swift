@@ -70,8 +70,8 @@ public final class HarnessStore {
         }
         let database: Database
         do {
-            // A result row carries 2–7 KB of per-step state: 16 KB pages keep it on its leaf page, where
-            // 4 KB pages would spill most rows into overflow pages.
+            // A state row holds up to several KB of steps (6.5 KB in the bundled matrix): 16 KB pages keep
+            // it on its leaf page, where 4 KB pages would spill the larger ones into overflow pages.
             database = try HarnessStore.retryingBusy {
                 // Incremental vacuum lets `kbharness prune` give back the pages of the runs it deletes.
                 try Database(path: path, options: OpenOptions(pageSizeForNewFiles: 16_384, incrementalVacuumForNewFiles: true))
@@ -81,6 +81,7 @@ public final class HarnessStore {
         }
         do {
             try HarnessStore.claim(database, path: path)
+            try HarnessStore.defineMigrationFunctions(database)
             appliedMigrations = try migrator.migrate(database)
         } catch let error as SQLiteError {
             database.close()
@@ -90,6 +91,16 @@ public final class HarnessStore {
             throw HarnessError(.data, "\(path): \(error)")
         }
         self.database = database
+    }
+
+    /// Defines the SQL functions migrations call to convert what SQL alone cannot:
+    /// `kbharness_packed_samples(raw)` turns timing samples stored as little-endian Int64 (before 0014) into
+    /// their packed form (`TimingSummary.packed`); anything but a blob stays as it is.
+    static func defineMigrationFunctions(_ database: Database) throws {
+        try database.defineFunction("kbharness_packed_samples", argumentCount: 1) { arguments in
+            guard case .blob(let bytes) = arguments[0] else { return arguments[0] }
+            return .blob(TimingSummary.pack(TimingSummary.unpackLittleEndian(bytes)))
+        }
     }
 
     /// Runs `body` again while it fails with `SQLITE_BUSY`, for up to 5 s with sleeps of 2 … 100 ms.

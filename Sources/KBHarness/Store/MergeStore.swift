@@ -31,8 +31,11 @@ public struct MergeSummary: Sendable {
 /// Column lists come from the schema (`PRAGMA table_info`), foreign keys from `PRAGMA foreign_key_list`,
 /// so a table or column a later migration adds is copied without changes here. Tables fall in classes:
 ///
-/// - definitions with a unique `key` (device, scenario): upserted by key, the input winning when its
-///   `definition_hash` differs; their child tables (keyed only by the parent) are replaced for those parents;
+/// - tables whose rows a UNIQUE constraint identifies (device and scenario by `key`, `cell` by its key, `state`
+///   by its hash, `metric_list` by its positions, `definition_pair` by its two hashes, `message` by its
+///   text): upserted by those columns, so a state several inputs share is stored once; a definition's row is
+///   the input's when its `definition_hash` differs; their child tables (keyed only by the parent) are
+///   replaced for those parents;
 /// - `run`: runs of the inputs that share a group key (the selection without `$.shard`, git sha,
 ///   toolchain, build configuration, engine and harness versions), one per input, become one run;
 /// - `expected`: deduplicated by scope, metric and value; a different current value supersedes the target's;
@@ -54,16 +57,24 @@ public enum MergeStore {
     /// input or the target is left alone and named in `MergeSummary.ignoredTables`. SQLite attaches at
     /// most `SQLITE_LIMIT_ATTACHED` (10) databases at once and never inside a transaction: past that, the
     /// further inputs are copied one by one into temporary tables of this connection before the one
-    /// transaction begins, so every input joins the same run however many there are. A target this
-    /// merge created is removed again when the merge is refused or fails.
+    /// transaction begins, so every input joins the same run however many there are. An input of an older
+    /// schema is merged from a migrated copy in the temporary directory, removed afterwards; the input itself
+    /// is left as it was. A target this merge created is removed again when the merge is refused or fails.
     public static func merge(inputs: [String], into target: String, join: Bool = true) throws -> MergeSummary {
         guard !inputs.isEmpty else { throw HarnessError(.usage, "merge: name at least one input database") }
-        try checkInputs(inputs, target: target)
+        let older = try checkInputs(inputs, target: target)
+        var copies: [String: String] = [:]
+        defer {
+            for copy in copies.values {
+                for suffix in ["", "-wal", "-shm", "-journal", ".run-lock"] { unlink(copy + suffix) }
+            }
+        }
+        for path in older { copies[path] = try migratedCopy(of: path) }
         let created = !FileManager.default.fileExists(atPath: target)
         let store = try HarnessStore(path: target, create: true)
         do {
             defer { store.close() }
-            return try merge(inputs: inputs, into: store, join: join)
+            return try merge(inputs: inputs.map { copies[$0] ?? $0 }, into: store, join: join)
         } catch {
             if created {
                 for suffix in ["", "-wal", "-shm", "-journal", ".run-lock"] { unlink(target + suffix) }
@@ -153,8 +164,11 @@ public enum MergeStore {
     }
 
     /// Refuses, before the target is opened, an input that is missing, the target itself, named twice,
-    /// not SQLite, of another application, or of another schema version than this binary's.
-    static func checkInputs(_ inputs: [String], target: String) throws {
+    /// not SQLite, of another application, or of a newer schema version than this binary's. Returns the inputs
+    /// of an older schema version, which are merged from migrated copies.
+    @discardableResult
+    static func checkInputs(_ inputs: [String], target: String) throws -> [String] {
+        var older: [String] = []
         let latest = try HarnessStore.migrator().latestVersion
         var seen: [FileIdentity: String] = [:]
         let targetIdentity = FileIdentity(target)
@@ -186,10 +200,37 @@ public enum MergeStore {
             guard applicationID == HarnessStore.applicationID, tables == 1 else {
                 throw HarnessError(.data, String(format: "%@: not a kbharness database (application_id 0x%08X); nothing was merged", path, applicationID))
             }
-            guard version == latest else {
-                throw HarnessError(.data, "\(path): schema version \(version), this kbharness writes \(latest); open it with the matching kbharness (or let it migrate) first; nothing was merged")
+            guard version <= latest else {
+                throw HarnessError(.data, "\(path): schema version \(version), this kbharness writes \(latest); open it with the kbharness that wrote it, or a newer one; nothing was merged")
             }
+            if version < latest { older.append(path) }
         }
+        return older
+    }
+
+    /// A copy of the database at `path` in the temporary directory, migrated to this binary's schema. The copy
+    /// is `VACUUM INTO`'s, made through a read-only connection: a consistent snapshot, the input untouched.
+    static func migratedCopy(of path: String) throws -> String {
+        let copy = NSTemporaryDirectory() + "kbharness-merge-\(UUID().uuidString).sqlite"
+        func removeCopy() { for suffix in ["", "-wal", "-shm", "-journal", ".run-lock"] { unlink(copy + suffix) } }
+        do {
+            let database = try Database(path: path, options: .readOnly)
+            defer { database.close() }
+            let vacuum = try database.prepare("VACUUM INTO ?")
+            try vacuum.bind(1, copy)
+            try vacuum.execute()
+        } catch let error as SQLiteError {
+            removeCopy()
+            throw HarnessError(.io, "\(path): cannot copy it to migrate it (\(error.message)); nothing was merged")
+        }
+        do {
+            try HarnessStore(path: copy, create: false).close()
+        } catch {
+            removeCopy()
+            let reason = (error as? HarnessError)?.message ?? "\(error)"
+            throw HarnessError(.data, "\(path): its schema cannot be migrated (\(reason)); nothing was merged")
+        }
+        return copy
     }
 
     /// A file's device and inode, so two spellings of one path (or a hard link) are recognised.
@@ -240,6 +281,8 @@ private struct TableShape {
     var columns: [String]
     var foreignKeys: [ForeignKey]
     var kind: Kind
+    /// For `.keyed`: the columns of the UNIQUE constraint that identifies a row.
+    var key: [String] = []
 }
 
 /// One merge, inside the caller's transaction.
@@ -298,19 +341,30 @@ private struct Merger {
             }
             let primary = columns.filter { $0.pk > 0 }
             let hasIntegerID = primary.count == 1 && primary[0].name == "id" && primary[0].type.uppercased() == "INTEGER"
+            // The columns of the table's own UNIQUE constraint (the first, by index name), if it has one: what
+            // identifies a row by its content. One naming a foreign key (result's run and cell) does not.
+            let unique = try database.prepare("""
+                SELECT l.name, i.name FROM pragma_index_list(?1) AS l, pragma_index_info(l.name) AS i
+                WHERE l."unique" = 1 AND l.origin = 'u'
+                ORDER BY l.name, i.seqno
+                """)
+            try unique.bind(1, name)
+            let uniqueColumns = try unique.mapRows { (index: $0.text(0) ?? "", column: $0.text(1) ?? "") }
+            let key = uniqueColumns.filter { $0.index == uniqueColumns.first?.index }.map(\.column)
             let kind: TableShape.Kind
             if name == "run" {
                 kind = .run
             } else if name == "expected" {
                 kind = .expected
-            } else if hasIntegerID && columns.contains(where: { $0.name == "key" }) {
+            } else if hasIntegerID && !key.isEmpty && !key.contains(where: { column in foreignKeys.contains { $0.from == column } }) {
                 kind = .keyed
             } else if hasIntegerID {
                 kind = .appended
             } else {
                 kind = .natural  // Refined below once every table's kind is known.
             }
-            shapes[name] = TableShape(name: name, columns: columns.map(\.name), foreignKeys: foreignKeys, kind: kind)
+            shapes[name] = TableShape(name: name, columns: columns.map(\.name), foreignKeys: foreignKeys, kind: kind,
+                                      key: kind == .keyed ? key : [])
         }
         for (name, shape) in shapes where shape.kind == .natural && !shape.foreignKeys.isEmpty
             && shape.foreignKeys.allSatisfy({ shapes[$0.table]?.kind == .keyed }) {
@@ -375,28 +429,34 @@ private struct Merger {
 
     // MARK: - Definitions
 
-    /// Upsert by key (the source wins when its definition differs), then map source ids to the target's.
+    /// Upsert by the identifying column (the source wins when its definition differs), foreign keys mapped to
+    /// the target's ids, then map source ids to the target's.
     mutating func mergeKeyed(_ table: TableShape) throws {
+        let key = table.key.map(quoted).joined(separator: ", ")
         let columns = table.columns.filter { $0 != "id" }
         let list = columns.map(quoted).joined(separator: ", ")
         let changed = table.columns.contains("definition_hash")
             ? "main.\(quoted(table.name)).definition_hash IS NOT excluded.definition_hash"
             : columns.map { "main.\(quoted(table.name)).\(quoted($0)) IS NOT excluded.\(quoted($0))" }.joined(separator: " OR ")
-        let updates = columns.filter { $0 != "key" }.map { "\(quoted($0)) = excluded.\(quoted($0))" }.joined(separator: ", ")
+        let updates = columns.filter { !table.key.contains($0) }.map { "\(quoted($0)) = excluded.\(quoted($0))" }
+        // A table of its key columns alone (metric_list, definition_pair, message) has nothing to update.
+        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", ")) WHERE \(changed)"
         for (offset, schema) in sources.enumerated() {
             let index = offset + 1
+            let values = columns.map { expression($0, of: table, source: index) }.joined(separator: ", ")
             let before = try database.scalarInt("SELECT count(*) FROM main.\(quoted(table.name))") ?? 0
             try database.execute("""
                 INSERT INTO main.\(quoted(table.name)) (\(list))
-                SELECT \(list) FROM \(schema.table(table.name)) WHERE true
-                ON CONFLICT (key) DO UPDATE SET \(updates) WHERE \(changed)
+                SELECT \(values) FROM \(schema.table(table.name)) s WHERE true
+                ON CONFLICT (\(key)) \(conflict)
                 """)
             let after = try database.scalarInt("SELECT count(*) FROM main.\(quoted(table.name))") ?? 0
             count(table.name, after - before)
             try database.execute("""
                 INSERT INTO temp.merge_map (tbl, src, old_id, new_id)
                 SELECT '\(table.name)', \(index), s.id, m.id
-                FROM \(schema.table(table.name)) s JOIN main.\(quoted(table.name)) m ON m.key = s.key
+                FROM \(schema.table(table.name)) s JOIN main.\(quoted(table.name)) m
+                     ON \(table.key.map { "m.\(quoted($0)) = \(expression($0, of: table, source: index))" }.joined(separator: " AND "))
                 """)
         }
     }
@@ -594,7 +654,9 @@ private struct Merger {
             // cell_reference): an input's current row supersedes the target's, as a new recording would.
             if table.columns.contains("superseded_at") {
                 for columns in try currentKeys(table) {
-                    let match = columns.map { "m.\(quoted($0)) IS s.\(quoted($0))" }.joined(separator: " AND ")
+                    // Compared as the target's ids: a key column may be a foreign key (cell_reference.cell_id).
+                    let match = columns.map { "m.\(quoted($0)) IS \(expression($0, of: table, source: index))" }
+                        .joined(separator: " AND ")
                     try database.execute("""
                         UPDATE main.\(quoted(table.name)) AS m SET superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                         WHERE m.superseded_at IS NULL AND EXISTS (

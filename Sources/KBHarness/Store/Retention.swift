@@ -11,6 +11,9 @@ public struct PruneSummary: Sendable, Equatable {
     public var runsKept = 0
     /// Of those, runs kept only because a baseline or a reference points at them.
     public var runsPinned = 0
+    /// States, cells, metric lists, definition pairs and messages no result or reference used any more,
+    /// deleted with the runs (0 for a dry run).
+    public var rowsCollected = 0
     /// The file's size before and after, in bytes (after: as before for a dry run).
     public var bytesBefore = 0, bytesAfter = 0
 
@@ -18,6 +21,7 @@ public struct PruneSummary: Sendable, Equatable {
     public var line: String {
         "\(runsDeleted) run\(runsDeleted == 1 ? "" : "s") (\(resultsDeleted) results) deleted, \(runsKept) kept"
             + (runsPinned > 0 ? " (\(runsPinned) for a baseline or reference)" : "")
+            + (rowsCollected > 0 ? ", \(rowsCollected) unused stored rows collected" : "")
             + "; \(HarnessStore.megabytes(bytesBefore)) → \(HarnessStore.megabytes(bytesAfter))"
     }
 }
@@ -64,9 +68,37 @@ extension HarnessStore {
                 try delete.execute()
             }
         }
+        summary.rowsCollected = try collectUnreferenced()
         try reclaimSpace()
         summary.bytesAfter = fileBytes()
         return summary
+    }
+
+    /// What results and references share, in the order to collect it (a state before its metric list): each
+    /// table with the rows still in use. Written out once, for `collectUnreferenced` and its tests.
+    static let sharedRowsInUse: [(table: String, inUse: String)] = [
+        ("state", "SELECT state_id FROM result"),
+        ("metric_list", "SELECT metric_list_id FROM state"),
+        ("cell", "SELECT cell_id FROM result UNION SELECT cell_id FROM cell_reference"),
+        ("definition_pair", "SELECT definition_pair_id FROM result"),
+        ("message", "SELECT message_id FROM result WHERE message_id IS NOT NULL"),
+    ]
+
+    /// Deletes the states, metric lists, cells, definition pairs and messages nothing refers to any more, and
+    /// says how many. Under the write lock each table is compared with what uses it in one pass; foreign keys
+    /// are off meanwhile because checking them row by row would scan `result` once per deleted row (no index
+    /// leads with those columns, and one per column would cost every run a row per cell for each).
+    func collectUnreferenced() throws -> Int {
+        try database.execute("PRAGMA foreign_keys = OFF")
+        defer { try? database.execute("PRAGMA foreign_keys = ON") }
+        return try write {
+            var collected = 0
+            for shared in HarnessStore.sharedRowsInUse {
+                try database.execute("DELETE FROM \(shared.table) WHERE id NOT IN (\(shared.inUse))")
+                collected += Int(database.changes)
+            }
+            return collected
+        }
     }
 
     /// Gives free pages back to the file system: incrementally when the file was made for it, else once with a

@@ -51,14 +51,64 @@ public struct TimingSummary: Sendable, Equatable {
         return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank))]
     }
 
-    /// Samples packed as little-endian Int64, as stored in `timing.raw`.
-    public var packed: [UInt8] {
+    /// The samples as `timing.raw` stores them (migration 0014): sorted, the smallest as a zigzag varint and
+    /// each next one as an unsigned varint of its difference from the one before (LEB128, 7 bits a byte).
+    /// Sample order carries nothing (percentiles sort, the Mann–Whitney test ranks), and sorted timings differ
+    /// by little, so eleven samples take about 20 bytes instead of 88.
+    public var packed: [UInt8] { TimingSummary.pack(samples) }
+
+    /// `samples` packed as `timing.raw` stores them (see `packed`).
+    public static func pack(_ samples: [Int64]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(samples.count * 8)
-        for sample in samples {
-            withUnsafeBytes(of: sample.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.reserveCapacity(3 * samples.count)
+        var previous: UInt64? = nil
+        for sample in samples.sorted() {
+            let bits = UInt64(bitPattern: sample)
+            // The first is signed (zigzag: 0, -1, 1, -2 … → 0, 1, 2, 3 …); later differences are never negative.
+            var value = previous.map { bits &- $0 } ?? UInt64(bitPattern: (sample << 1) ^ (sample >> 63))
+            while value >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+            previous = bits
         }
         return bytes
+    }
+
+    /// The samples of a packed `timing.raw` (see `packed`), ascending; a truncated or overlong last varint
+    /// (a damaged row) ends the list.
+    public static func unpack(_ bytes: [UInt8]) -> [Int64] {
+        var samples: [Int64] = []
+        var index = 0
+        var previous: UInt64? = nil
+        while index < bytes.count {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            var complete = false
+            while index < bytes.count && shift < 64 {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { complete = true; break }
+                shift += 7
+            }
+            guard complete else { break }
+            let bits = previous.map { $0 &+ value } ?? UInt64(bitPattern: Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1))
+            samples.append(Int64(bitPattern: bits))
+            previous = bits
+        }
+        return samples
+    }
+
+    /// The samples of a `timing.raw` written before migration 0014: little-endian Int64 each, in measured order;
+    /// trailing odd bytes are ignored.
+    public static func unpackLittleEndian(_ bytes: [UInt8]) -> [Int64] {
+        stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { start in
+            var value: UInt64 = 0
+            for offset in 0..<8 { value |= UInt64(bytes[start + offset]) << (8 * UInt64(offset)) }
+            return Int64(bitPattern: value)
+        }
     }
 }
 
@@ -152,10 +202,15 @@ public struct ResultRecord: Sendable {
     public var scenarioHash: String
     /// Device definition hash when it ran.
     public var deviceHash: String
-    /// The per-step JSON state.
-    public var stateJSON: String
-    /// Hash of `stateJSON`, to spot changed states cheaply.
+    /// The per-step state in its stored form.
+    public var state: StoredState
+    /// Hash of the state's canonical JSON (`CellOutcome.stateJSON`), to spot changed states cheaply.
     public var stateHash: String
+    /// The cell's `cell` row, when known (a previous result's); found or inserted by key otherwise.
+    public var cellID: Int64? = nil
+    /// The state's `state` row, when known (the previous result's, of the same hash); found or inserted by
+    /// hash otherwise.
+    public var stateID: Int64? = nil
     /// Engine timing, if measured.
     public var timing: TimingSummary?
     /// Regressions found for the cell.
@@ -176,6 +231,10 @@ public struct PreviousResult: Sendable, Equatable {
     public var verdictHeld: Bool
     /// Its `result` row, to read its state when the hashes differ; nil when not known.
     public var resultID: Int64? = nil
+    /// Its cell's `cell` row; nil when not known.
+    public var cellID: Int64? = nil
+    /// Its state's `state` row; nil when not known.
+    public var stateID: Int64? = nil
     /// Hash of its per-step state.
     public var stateHash: String
     /// Scenario definition hash then.
@@ -364,20 +423,21 @@ extension HarnessStore {
         return counts
     }
 
-    /// One `result` row; the raw C-API benchmark reference binds the same statement.
+    /// One `result` row; the raw C-API benchmark reference binds the same statement. Its cell, state,
+    /// definitions and message are integer keys: the text they stand for is stored once, in `cell`, `state`,
+    /// `definition_pair` and `message`.
     static let insertResultSQL = """
-        INSERT INTO result (run_id, cell, scenario_id, device_id, orientation, keyboard, strategy,
-                            scenario_hash, device_hash, status, steps, state, state_hash,
-                            failed_invariants, failed_expectations, min_gap, max_occlusion, message,
-                            known_failures, covered_steps, above_guide_steps, not_restored_steps,
-                            attempts, reference, reference_differences, wall_ns)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO result (run_id, cell_id, state_id, definition_pair_id, status, steps, failed_invariants,
+                            failed_expectations, min_gap, max_occlusion, message_id, known_failures, covered_steps,
+                            above_guide_steps, not_restored_steps, attempts, reference, reference_differences, wall_ns)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The inserts of `writeResults`, inside the caller's transaction.
     private func insertResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode) throws
         -> [(record: Int, regression: Int, rowID: Int64)] {
         let insertResult = try database.prepare(HarnessStore.insertResultSQL, persistent: true)
+        var keys = try StoredKeys(database)
         let insertTiming = try database.prepare("""
             INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -391,53 +451,49 @@ extension HarnessStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, persistent: true)
         let supersedeReference = try database.prepare("""
-            UPDATE cell_reference SET superseded_at = ? WHERE cell = ? AND superseded_at IS NULL
+            UPDATE cell_reference SET superseded_at = ? WHERE cell_id = ? AND superseded_at IS NULL
             """, persistent: true)
         // A cell's first reference needs no UPDATE; should another run have recorded one meanwhile, that
         // one stays (OR IGNORE: the current-reference index allows one per cell).
         let insertReference = try database.prepare("""
-            INSERT OR IGNORE INTO cell_reference (scenario_id, cell, result_id, state_hash, origin, mode, created_at)
-            VALUES (?, ?, ?, ?, 'record', ?, ?)
+            INSERT OR IGNORE INTO cell_reference (scenario_id, cell_id, result_id, origin, mode, created_at)
+            VALUES (?, ?, ?, 'record', ?, ?)
             """, persistent: true)
         let now = Timestamp.now()
         var pending: [(record: Int, regression: Int, rowID: Int64)] = []
         for (index, record) in results.enumerated() {
             let outcome = record.outcome
             let cell = outcome.key.text
+            let cellID = try record.cellID ?? keys.cellID(outcome.key, scenarioID: record.scenarioID, deviceID: record.deviceID)
+            let stateID = try record.stateID ?? keys.stateID(record.state, hash: record.stateHash)
             try insertResult.bind(1, runID)
-            try insertResult.bind(2, cell)
-            try insertResult.bind(3, record.scenarioID)
-            try insertResult.bind(4, record.deviceID)
-            try insertResult.bind(5, outcome.key.orientation.rawValue)
-            try insertResult.bind(6, outcome.key.keyboard.rawValue)
-            try insertResult.bind(7, outcome.key.strategy)
-            try insertResult.bind(8, record.scenarioHash)
-            try insertResult.bind(9, record.deviceHash)
-            try insertResult.bind(10, outcome.status.rawValue)
-            try insertResult.bind(11, outcome.steps.count)
-            try insertResult.bind(13, record.stateHash)
-            try insertResult.bind(14, outcome.failedInvariants)
-            try insertResult.bind(15, outcome.mismatches.count)
-            try insertResult.bind(16, outcome.minGap)
-            try insertResult.bind(17, outcome.maxOcclusion)
-            try insertResult.bind(18, outcome.message)
-            try insertResult.bind(19, outcome.knownFailures)
-            try insertResult.bind(20, outcome.steps(breaking: .covered))
-            try insertResult.bind(21, outcome.steps(breaking: .aboveTopGuide))
-            try insertResult.bind(22, outcome.steps(breaking: .notRestored))
-            try insertResult.bind(23, outcome.attempts)
-            try insertResult.bind(24, outcome.reference?.rawValue)
-            try insertResult.bind(25, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
-            try insertResult.bind(26, outcome.wallNanoseconds)
-            try insertResult.withBoundText(12, record.stateJSON) { try insertResult.execute() }
+            try insertResult.bind(2, cellID)
+            try insertResult.bind(3, stateID)
+            try insertResult.bind(4, try keys.definitionPairID(scenario: record.scenarioHash, device: record.deviceHash))
+            try insertResult.bind(5, outcome.status.rawValue)
+            try insertResult.bind(6, outcome.steps.count)
+            try insertResult.bind(7, outcome.failedInvariants)
+            try insertResult.bind(8, outcome.mismatches.count)
+            try insertResult.bind(9, outcome.minGap)
+            try insertResult.bind(10, outcome.maxOcclusion)
+            try insertResult.bind(11, try outcome.message.map { try keys.messageID($0) })
+            try insertResult.bind(12, outcome.knownFailures)
+            try insertResult.bind(13, outcome.steps(breaking: .covered))
+            try insertResult.bind(14, outcome.steps(breaking: .aboveTopGuide))
+            try insertResult.bind(15, outcome.steps(breaking: .notRestored))
+            try insertResult.bind(16, outcome.attempts)
+            try insertResult.bind(17, outcome.reference?.rawValue)
+            try insertResult.bind(18, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
+            try insertResult.bind(19, outcome.wallNanoseconds)
+            try insertResult.execute()
             let resultID = database.lastInsertRowID
             if outcome.reference == .recorded {
                 if record.replacesReference {
-                    try supersedeReference.bind([.text(now), .text(cell)])
+                    try supersedeReference.bind([.text(now), .integer(cellID)])
                     try supersedeReference.execute()
                 }
-                try insertReference.bind([.integer(record.scenarioID), .text(cell), .integer(resultID),
-                                          .text(record.stateHash), .text(recordMode.rawValue), .text(now)])
+                try insertReference.bind([.integer(record.scenarioID), .integer(cellID), .integer(resultID),
+                                          .text(recordMode.rawValue), .text(now)])
                 try insertReference.execute()
             }
             if let timing = record.timing {
@@ -473,14 +529,18 @@ extension HarnessStore {
     public func previousResults(before runID: Int64, scenario: String? = nil) throws -> [String: PreviousResult] {
         let range = CellRange(scenario: scenario)
         let statement = try database.prepare("""
-            SELECT r.cell, r.run_id, run.uuid, r.status, r.state_hash, r.scenario_hash, r.device_hash,
-                   r.failed_invariants, r.failed_expectations, r.id
+            SELECT c.key, r.run_id, run.uuid, r.status, s.hash, p.scenario_hash, p.device_hash,
+                   r.failed_invariants, r.failed_expectations, r.id, r.cell_id, r.state_id
             FROM result r
             JOIN run ON run.id = r.run_id
-            WHERE r.id IN (SELECT max(r2.id) FROM result r2 JOIN run run2 ON run2.id = r2.run_id
+            JOIN cell c ON c.id = r.cell_id
+            JOIN state s ON s.id = r.state_id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
+            WHERE r.id IN (SELECT max(r2.id) FROM cell c2 JOIN result r2 ON r2.cell_id = c2.id
+                           JOIN run run2 ON run2.id = r2.run_id
                            WHERE run2.status = 'complete' AND run2.id < ?1
-                             AND \(range.condition("r2.cell"))
-                           GROUP BY r2.cell)
+                             AND \(range.condition("c2.key"))
+                           GROUP BY c2.id)
             """)
         try statement.bind([.integer(runID)] + range.values)
         var previous: [String: PreviousResult] = [:]
@@ -489,15 +549,16 @@ extension HarnessStore {
                   let stateHash = row.text(4), let scenarioHash = row.text(5), let deviceHash = row.text(6) else { return }
             let held = CellVerdict.held(status, failedInvariants: row.boundedInt(7), failedExpectations: row.boundedInt(8))
             previous[cell] = PreviousResult(runID: row.int64(1), runUUID: uuid, status: status, verdictHeld: held,
-                                            resultID: row.int64(9), stateHash: stateHash, scenarioHash: scenarioHash,
-                                            deviceHash: deviceHash, timing: nil)
+                                            resultID: row.int64(9), cellID: row.int64(10), stateID: row.int64(11),
+                                            stateHash: stateHash, scenarioHash: scenarioHash, deviceHash: deviceHash,
+                                            timing: nil)
         }
         for (cell, reference) in try timingReferences(before: runID, range: range) { previous[cell]?.timing = reference }
         return previous
     }
 
-    /// The cell keys of one scenario as a key range (`scenario|` up to `scenario}`), which the
-    /// `result(cell, run_id)` index reads directly; no scenario means every cell.
+    /// The cell keys of one scenario as a key range (`scenario|` up to `scenario}`), which the `cell(key)`
+    /// index reads directly; no scenario means every cell.
     struct CellRange {
         /// The lower bound (inclusive) and upper bound (exclusive), bound as ?2 and ?3; empty for every cell.
         let values: [SQLiteValue]
@@ -520,25 +581,29 @@ extension HarnessStore {
     func timingReferences(before runID: Int64, range: CellRange = CellRange(scenario: nil)) throws -> [String: TimingReference] {
         let statement = try database.prepare("""
             WITH timed AS (
-                SELECT r.cell AS cell, r.id AS id,
+                SELECT c.id AS cell_id, r.id AS id,
                        run.host = this.host AND run.toolchain = this.toolchain
                            AND run.build_configuration = this.build_configuration
-                           AND r.scenario_hash = s.definition_hash AND r.device_hash = d.definition_hash AS comparable
-                FROM result r
+                           AND p.scenario_hash = s.definition_hash AND p.device_hash = d.definition_hash AS comparable
+                FROM cell c
+                JOIN result r ON r.cell_id = c.id
+                JOIN definition_pair p ON p.id = r.definition_pair_id
                 JOIN timing t ON t.result_id = r.id
                 JOIN run ON run.id = r.run_id
                 JOIN run AS this ON this.id = ?1
-                JOIN scenario s ON s.id = r.scenario_id
-                JOIN device d ON d.id = r.device_id
-                WHERE run.status = 'complete' AND run.id < ?1 AND \(range.condition("r.cell"))
+                JOIN scenario s ON s.id = c.scenario_id
+                JOIN device d ON d.id = c.device_id
+                WHERE run.status = 'complete' AND run.id < ?1 AND \(range.condition("c.key"))
             ),
             chosen AS (
-                SELECT coalesce(max(CASE WHEN comparable THEN id END), max(id)) AS id FROM timed GROUP BY cell
+                SELECT coalesce(max(CASE WHEN comparable THEN id END), max(id)) AS id FROM timed GROUP BY cell_id
             )
-            SELECT r.cell, r.run_id, run.uuid, run.host, run.toolchain, run.build_configuration,
-                   r.scenario_hash, r.device_hash, t.raw
+            SELECT c.key, r.run_id, run.uuid, run.host, run.toolchain, run.build_configuration,
+                   p.scenario_hash, p.device_hash, t.raw
             FROM chosen
             JOIN result r ON r.id = chosen.id
+            JOIN definition_pair p ON p.id = r.definition_pair_id
+            JOIN cell c ON c.id = r.cell_id
             JOIN run ON run.id = r.run_id
             JOIN timing t ON t.result_id = r.id
             """)

@@ -1,0 +1,121 @@
+import KBSQLite
+
+/// Finds, or inserts, the `cell`, `state`, `metric_list`, `definition_pair` and `message` rows a batch of
+/// results refers to, inside the caller's transaction. Each is looked up by what identifies it (key, hash,
+/// positions, hashes, text) and inserted when missing, so what several cells or runs share is stored once.
+struct StoredKeys {
+    private let findCell: Statement
+    private let insertCell: Statement
+    private let findState: Statement
+    private let insertState: Statement
+    private let findMetricList: Statement
+    private let insertMetricList: Statement
+    private let findDefinitionPair: Statement
+    private let insertDefinitionPair: Statement
+    private let findMessage: Statement
+    private let insertMessage: Statement
+    private let database: Database
+    /// The metric lists of this batch by positions text: a handful, shared by thousands of states.
+    private var metricLists: [String: Int64] = [:]
+    /// The definition pairs of this batch, by scenario and device hash: one per scenario and device.
+    private var definitionPairs: [String: Int64] = [:]
+    /// The messages of this batch by text: mostly the same few known-issue notes.
+    private var messages: [String: Int64] = [:]
+
+    /// Prepares the statements, once per batch.
+    init(_ database: Database) throws {
+        self.database = database
+        findCell = try database.prepare("SELECT id FROM cell WHERE key = ?", persistent: true)
+        insertCell = try database.prepare("""
+            INSERT INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy) VALUES (?, ?, ?, ?, ?, ?)
+            """, persistent: true)
+        findState = try database.prepare("SELECT id FROM state WHERE hash = ?", persistent: true)
+        insertState = try database.prepare("INSERT INTO state (hash, metric_list_id, steps) VALUES (?, ?, ?)",
+                                           persistent: true)
+        findMetricList = try database.prepare("SELECT id FROM metric_list WHERE positions = ?", persistent: true)
+        insertMetricList = try database.prepare("INSERT INTO metric_list (positions) VALUES (?)", persistent: true)
+        findDefinitionPair = try database.prepare("""
+            SELECT id FROM definition_pair WHERE scenario_hash = ? AND device_hash = ?
+            """, persistent: true)
+        insertDefinitionPair = try database.prepare("""
+            INSERT INTO definition_pair (scenario_hash, device_hash) VALUES (?, ?)
+            """, persistent: true)
+        findMessage = try database.prepare("SELECT id FROM message WHERE text = ?", persistent: true)
+        insertMessage = try database.prepare("INSERT INTO message (text) VALUES (?)", persistent: true)
+    }
+
+    /// The id of `key`'s `cell` row, inserted with its scenario and device rows when new.
+    mutating func cellID(_ key: CellKey, scenarioID: Int64, deviceID: Int64) throws -> Int64 {
+        let text = key.text
+        try findCell.bind(1, text)
+        if let id = try StoredKeys.firstID(findCell) { return id }
+        try insertCell.bind([.text(text), .integer(scenarioID), .integer(deviceID), .text(key.orientation.rawValue),
+                             .text(key.keyboard.rawValue), .text(key.strategy)])
+        try insertCell.execute()
+        return database.lastInsertRowID
+    }
+
+    /// The id of the `state` row whose canonical JSON hashes to `hash`, inserted from `state` when new.
+    mutating func stateID(_ state: StoredState, hash: String) throws -> Int64 {
+        try findState.bind(1, hash)
+        if let id = try StoredKeys.firstID(findState) { return id }
+        let list = try metricListID(state.positions)
+        try insertState.bind(1, hash)
+        try insertState.bind(2, list)
+        try insertState.withBoundText(3, state.steps) { try insertState.execute() }
+        return database.lastInsertRowID
+    }
+
+    /// The id of the `metric_list` row holding `positions`, inserted when new.
+    private mutating func metricListID(_ positions: String) throws -> Int64 {
+        if let id = metricLists[positions] { return id }
+        try findMetricList.bind(1, positions)
+        let id: Int64
+        if let found = try StoredKeys.firstID(findMetricList) {
+            id = found
+        } else {
+            try insertMetricList.bind(1, positions)
+            try insertMetricList.execute()
+            id = database.lastInsertRowID
+        }
+        metricLists[positions] = id
+        return id
+    }
+
+    /// The id of the `definition_pair` row of these definition hashes, inserted when new.
+    mutating func definitionPairID(scenario: String, device: String) throws -> Int64 {
+        let key = scenario + "\u{1F}" + device
+        if let id = definitionPairs[key] { return id }
+        let id = try find(findDefinitionPair, [.text(scenario), .text(device)])
+            ?? insert(insertDefinitionPair, [.text(scenario), .text(device)])
+        definitionPairs[key] = id
+        return id
+    }
+
+    /// The id of the `message` row holding `text`, inserted when new.
+    mutating func messageID(_ text: String) throws -> Int64 {
+        if let id = messages[text] { return id }
+        let id = try find(findMessage, [.text(text)]) ?? insert(insertMessage, [.text(text)])
+        messages[text] = id
+        return id
+    }
+
+    /// The id `statement` finds with `values` bound, or nil.
+    private func find(_ statement: Statement, _ values: [SQLiteValue]) throws -> Int64? {
+        try statement.bind(values)
+        return try StoredKeys.firstID(statement)
+    }
+
+    /// The id of the row `statement` inserts with `values` bound.
+    private func insert(_ statement: Statement, _ values: [SQLiteValue]) throws -> Int64 {
+        try statement.bind(values)
+        try statement.execute()
+        return database.lastInsertRowID
+    }
+
+    /// The first column of the statement's first row, or nil when it has none; the statement is reset.
+    private static func firstID(_ statement: Statement) throws -> Int64? {
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : nil
+    }
+}
