@@ -16,6 +16,10 @@ public enum MatrixBenchmark {
         public var stateBytes: Int
         /// Seconds the raw C-API reference took to insert the same rows into a fresh database.
         public var referenceSeconds: Double
+        /// Seconds this SQLite took to insert the same rows once more with their ids bound directly: the limit.
+        public var smallRowSeconds: Double
+        /// Seconds this SQLite took to insert as many bare rows (four integers, no index, no foreign key).
+        public var bareRowSeconds: Double
 
         /// Engine cells per second.
         public var cellsPerSecond: Double { Double(cells) / engineSeconds }
@@ -23,12 +27,18 @@ public enum MatrixBenchmark {
         public var rowsPerSecond: Double { Double(cells) / writeSeconds }
         /// Rows per second of the raw C-API reference.
         public var referenceRowsPerSecond: Double { Double(cells) / referenceSeconds }
+        /// Small rows per second this SQLite inserts with no lookup: the limit of the row shape here.
+        public var smallRowsPerSecond: Double { Double(cells) / smallRowSeconds }
+        /// Bare rows per second: the floor under every row shape.
+        public var bareRowsPerSecond: Double { Double(cells) / bareRowSeconds }
 
         /// One line for the terminal.
         public var line: String {
             "\(name): \(cells) cells; engine \(Int(cellsPerSecond)) cells/s (\(String(format: "%.3f", engineSeconds)) s); "
                 + "wrote \(cells) result rows (\(stateBytes / cells) B of state each) in \(String(format: "%.3f", writeSeconds)) s = \(Int(rowsPerSecond)) rows/s; "
-                + "raw C-API reference \(Int(referenceRowsPerSecond)) rows/s (kbharness at \(Int((rowsPerSecond / referenceRowsPerSecond * 100).rounded())) %)"
+                + "raw C-API reference \(Int(referenceRowsPerSecond)) rows/s (kbharness at \(Int((rowsPerSecond / referenceRowsPerSecond * 100).rounded())) %); "
+                + "SQLite's limit for this row, ids bound with no lookup: \(Int(smallRowsPerSecond)) rows/s; "
+                + "for a bare row of four integers: \(Int(bareRowsPerSecond)) rows/s"
         }
     }
 
@@ -94,9 +104,14 @@ public enum MatrixBenchmark {
         let reference = try HarnessStore(path: referencePath)
         _ = try reference.importLibrary(library)
         let referenceRun = try reference.beginRun(RunEnvironment.metadata(selection: RunSelection()))
+        let limitRun = try reference.beginRun(RunEnvironment.metadata(selection: RunSelection()))
         reference.close()
         let referenceSeconds = try RawInsertReference.insertSeconds(records, path: referencePath, runID: referenceRun)
+        let smallRowSeconds = try RawInsertReference.smallRowSeconds(records, path: referencePath,
+                                                                     storedRunID: referenceRun, runID: limitRun)
+        let bareRowSeconds = try RawInsertReference.bareRowSeconds(rows: records.count, path: referencePath)
         return Report(name: name, cells: records.count, engineSeconds: engineSeconds, writeSeconds: writeSeconds,
-                      stateBytes: bytes, referenceSeconds: referenceSeconds)
+                      stateBytes: bytes, referenceSeconds: referenceSeconds, smallRowSeconds: smallRowSeconds,
+                      bareRowSeconds: bareRowSeconds)
     }
 }

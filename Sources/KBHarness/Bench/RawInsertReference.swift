@@ -103,30 +103,117 @@ enum RawInsertReference {
             sqlite3_bind_int64(insert, 2, cellID)
             sqlite3_bind_int64(insert, 3, stateID)
             sqlite3_bind_int64(insert, 4, pairID)
-            sqlite3_bind_int64(insert, 6, Int64(outcome.steps.count))
-            sqlite3_bind_int64(insert, 7, Int64(outcome.failedInvariants))
-            sqlite3_bind_int64(insert, 8, Int64(outcome.mismatches.count))
-            if let gap = outcome.minGap { sqlite3_bind_double(insert, 9, gap) } else { sqlite3_bind_null(insert, 9) }
-            if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(insert, 10, occlusion) } else { sqlite3_bind_null(insert, 10) }
-            sqlite3_bind_int64(insert, 12, Int64(outcome.knownFailures))
-            sqlite3_bind_int64(insert, 13, Int64(outcome.steps(breaking: .covered)))
-            sqlite3_bind_int64(insert, 14, Int64(outcome.steps(breaking: .aboveTopGuide)))
-            sqlite3_bind_int64(insert, 15, Int64(outcome.steps(breaking: .notRestored)))
-            sqlite3_bind_int64(insert, 16, Int64(outcome.attempts))
-            sqlite3_bind_null(insert, 18)
-            if let wall = outcome.wallNanoseconds { sqlite3_bind_int64(insert, 19, wall) } else { sqlite3_bind_null(insert, 19) }
+            bindNumbers(insert, outcome)
             var texts = [outcome.status.rawValue]
             var positions: [Int32] = [5]
             if let reference = outcome.reference {
                 texts.append(reference.rawValue)
                 positions.append(17)
-            } else {
-                sqlite3_bind_null(insert, 17)
             }
             _ = try step(db, insert, texts: texts, positions: positions)
         }
         sqlite3_exec(db, "COMMIT", nil, nil, nil)
         return (clock.now - start).inSeconds
+    }
+
+    /// Seconds this SQLite takes to insert the small row itself: `records` again as `result` rows of run
+    /// `runID`, each with the cell, state and definition pair ids `insertSeconds` found or made for it (read back
+    /// from run `storedRunID`) bound directly, so no lookup and no text but the status: one transaction, the
+    /// same table, indexes and foreign keys. No write path of this row shape can beat it on this machine.
+    static func smallRowSeconds(_ records: [ResultRecord], path: String, storedRunID: Int64, runID: Int64) throws -> Double {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+              let db = handle else {
+            throw HarnessError(.io, "\(path): cannot open for the small-row measurement")
+        }
+        defer { sqlite3_close_v2(db) }
+        for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL", "PRAGMA journal_mode = WAL"] {
+            sqlite3_exec(db, pragma, nil, nil, nil)
+        }
+        var ids: [(cell: Int64, state: Int64, pair: Int64, message: Int64?)] = []
+        ids.reserveCapacity(records.count)
+        var read: OpaquePointer?
+        guard sqlite3_prepare_v2(db, """
+            SELECT cell_id, state_id, definition_pair_id, message_id FROM result WHERE run_id = ? ORDER BY id
+            """, -1, &read, nil) == SQLITE_OK, let read else { throw failure(db) }
+        sqlite3_bind_int64(read, 1, storedRunID)
+        while sqlite3_step(read) == SQLITE_ROW {
+            ids.append((sqlite3_column_int64(read, 0), sqlite3_column_int64(read, 1), sqlite3_column_int64(read, 2),
+                        sqlite3_column_type(read, 3) == SQLITE_NULL ? nil : sqlite3_column_int64(read, 3)))
+        }
+        sqlite3_finalize(read)
+        guard ids.count == records.count else {
+            throw HarnessError(.software, "small-row measurement: \(ids.count) stored rows for \(records.count) records")
+        }
+        var prepared: OpaquePointer?
+        guard sqlite3_prepare_v3(db, HarnessStore.insertResultSQL, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared,
+                                 nil) == SQLITE_OK, let insert = prepared else { throw failure(db) }
+        defer { sqlite3_finalize(insert) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+        for (record, id) in zip(records, ids) {
+            let outcome = record.outcome
+            sqlite3_bind_int64(insert, 1, runID)
+            sqlite3_bind_int64(insert, 2, id.cell)
+            sqlite3_bind_int64(insert, 3, id.state)
+            sqlite3_bind_int64(insert, 4, id.pair)
+            if let message = id.message { sqlite3_bind_int64(insert, 11, message) } else { sqlite3_bind_null(insert, 11) }
+            bindNumbers(insert, outcome)
+            _ = try step(db, insert, texts: [outcome.status.rawValue], positions: [5])
+        }
+        sqlite3_exec(db, "COMMIT", nil, nil, nil)
+        return (clock.now - start).inSeconds
+    }
+
+    /// Seconds this SQLite takes to insert `rows` bare rows of four integers into a table with no index and no
+    /// foreign key, in one transaction: the floor under every row shape, what the result row's indexes and
+    /// foreign-key checks are measured against.
+    static func bareRowSeconds(rows: Int, path: String) throws -> Double {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+              let db = handle else {
+            throw HarnessError(.io, "\(path): cannot open for the bare-row measurement")
+        }
+        defer { sqlite3_close_v2(db) }
+        sqlite3_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA journal_mode = WAL", nil, nil, nil)
+        guard sqlite3_exec(db, "CREATE TABLE bench_bare_row (a INTEGER, b INTEGER, c INTEGER, d INTEGER) STRICT",
+                           nil, nil, nil) == SQLITE_OK else { throw failure(db) }
+        var prepared: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "INSERT INTO bench_bare_row VALUES (?, ?, ?, ?)", -1, &prepared, nil) == SQLITE_OK,
+              let insert = prepared else { throw failure(db) }
+        defer { sqlite3_finalize(insert) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+        for row in 0..<Int64(rows) {
+            sqlite3_bind_int64(insert, 1, row)
+            sqlite3_bind_int64(insert, 2, row & 0xFFFF)
+            sqlite3_bind_int64(insert, 3, row % 7)
+            sqlite3_bind_int64(insert, 4, 1)
+            guard sqlite3_step(insert) == SQLITE_DONE else { throw failure(db) }
+            sqlite3_reset(insert)
+        }
+        sqlite3_exec(db, "COMMIT", nil, nil, nil)
+        return (clock.now - start).inSeconds
+    }
+
+    /// Binds a result row's counts and measurements (parameters 6–10, 12–19 of `insertResultSQL`): the
+    /// reference column is left NULL, as the benchmark's cells record none.
+    private static func bindNumbers(_ insert: OpaquePointer, _ outcome: CellOutcome) {
+        sqlite3_bind_int64(insert, 6, Int64(outcome.steps.count))
+        sqlite3_bind_int64(insert, 7, Int64(outcome.failedInvariants))
+        sqlite3_bind_int64(insert, 8, Int64(outcome.mismatches.count))
+        if let gap = outcome.minGap { sqlite3_bind_double(insert, 9, gap) } else { sqlite3_bind_null(insert, 9) }
+        if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(insert, 10, occlusion) } else { sqlite3_bind_null(insert, 10) }
+        sqlite3_bind_int64(insert, 12, Int64(outcome.knownFailures))
+        sqlite3_bind_int64(insert, 13, Int64(outcome.steps(breaking: .covered)))
+        sqlite3_bind_int64(insert, 14, Int64(outcome.steps(breaking: .aboveTopGuide)))
+        sqlite3_bind_int64(insert, 15, Int64(outcome.steps(breaking: .notRestored)))
+        sqlite3_bind_int64(insert, 16, Int64(outcome.attempts))
+        sqlite3_bind_null(insert, 17)
+        sqlite3_bind_null(insert, 18)
+        if let wall = outcome.wallNanoseconds { sqlite3_bind_int64(insert, 19, wall) } else { sqlite3_bind_null(insert, 19) }
     }
 
     /// The id `find` (bound with `texts`) returns, or the row id `insert` makes when it returns none.
