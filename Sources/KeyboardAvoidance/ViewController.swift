@@ -102,15 +102,34 @@ public struct ViewController: Sendable, Equatable {
     /// Whether the class name looks like UIKit's private alert text-field controller
     /// (contains `UIAlertController`, ends with `TextFieldViewController`), which IQ never handles.
     public var isAlertTextFieldController: Bool {
-        // Byte search: String.contains(_:) builds a searcher per call, too slow for every adjust.
-        let name = Array(className.utf8)
-        let suffix = Array("TextFieldViewController".utf8), needle = Array("UIAlertController".utf8)
-        guard name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return false }
-        guard name.count >= needle.count else { return false }
-        for start in 0...(name.count - needle.count) where name[start..<start + needle.count].elementsEqual(needle) {
-            return true
+        // A byte search over the name's own storage: String.contains(_:) builds a searcher and copying the
+        // bytes into arrays allocates, both too slow for every adjust.
+        let suffix: StaticString = "TextFieldViewController", needle: StaticString = "UIAlertController"
+        let found = className.utf8.withContiguousStorageIfAvailable { name in
+            ViewController.endsWith(name, suffix) && ViewController.contains(name, needle)
         }
-        return false
+        if let found { return found }
+        let name = Array(className.utf8)
+        return name.withUnsafeBufferPointer { ViewController.endsWith($0, suffix) && ViewController.contains($0, needle) }
+    }
+
+    /// Whether `bytes` ends with the bytes of `suffix`.
+    private static func endsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
+        suffix.withUTF8Buffer { suffix in
+            bytes.count >= suffix.count && bytes[(bytes.count - suffix.count)...].elementsEqual(suffix)
+        }
+    }
+
+    /// Whether the bytes of `needle` occur anywhere in `bytes`.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        needle.withUTF8Buffer { needle in
+            guard bytes.count >= needle.count else { return false }
+            for start in 0...(bytes.count - needle.count)
+            where bytes[start..<start + needle.count].elementsEqual(needle) {
+                return true
+            }
+            return false
+        }
     }
 
     /// IQ's class-list rule (distance handling §2.1.6, toolbar §4.3): on when globally enabled or kind-of an
