@@ -135,12 +135,38 @@ public struct ViewController: Sendable, Equatable {
     /// IQ's class-list rule (distance handling §2.1.6, toolbar §4.3): on when globally enabled or kind-of an
     /// enabled class, then off when kind-of a disabled class or UIKit's alert text-field controller.
     public func passesClassRules(globallyEnabled: Bool, enabledClasses: [String], disabledClasses: [String]) -> Bool {
-        guard globallyEnabled || enabledClasses.contains(where: isKind(of:)) else { return false }
-        return !disabledClasses.contains(where: isKind(of:)) && !isAlertTextFieldController
+        classListVerdict(enabledClasses: enabledClasses, disabledClasses: disabledClasses)
+            .passes(globallyEnabled: globallyEnabled)
+    }
+
+    /// What the two class lists say about this controller, whatever the global switch: worked out once, it
+    /// spares comparing class names at every adjust.
+    public func classListVerdict(enabledClasses: [String], disabledClasses: [String]) -> ClassListVerdict {
+        ClassListVerdict(isKindOfEnabledClass: enabledClasses.contains(where: isKind(of:)),
+                         isExcluded: disabledClasses.contains(where: isKind(of:)) || isAlertTextFieldController)
     }
 
     /// Whether `isKind(of:)` holds for the class `name` (its own class, its UIKit class, `UIViewController`).
     @inlinable public func isKind(of name: String) -> Bool {
         name == className || name == kind.uikitClassName || name == "UIViewController"
+    }
+}
+
+/// IQ's class-list rule for one controller, with the class names already matched.
+public struct ClassListVerdict: Sendable, Equatable {
+    /// Kind of an enabled class: handling is on even when globally off.
+    public var isKindOfEnabledClass: Bool
+    /// Kind of a disabled class, or UIKit's alert text-field controller: handling is off whatever else holds.
+    public var isExcluded: Bool
+
+    /// Creates a verdict.
+    @inlinable public init(isKindOfEnabledClass: Bool, isExcluded: Bool) {
+        self.isKindOfEnabledClass = isKindOfEnabledClass
+        self.isExcluded = isExcluded
+    }
+
+    /// The rule: on when globally enabled or kind-of an enabled class, then off when excluded.
+    @inlinable public func passes(globallyEnabled: Bool) -> Bool {
+        (globallyEnabled || isKindOfEnabledClass) && !isExcluded
     }
 }

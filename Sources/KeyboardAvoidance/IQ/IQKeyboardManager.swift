@@ -27,6 +27,10 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     /// 6.0–6.5.15 `hasPendingAdjustRequest`: an adjust is queued for the end of the run-loop turn.
     var hasPendingAdjustRequest = false
 
+    /// The class lists' verdict on each controller of the screen (by `ControllerID`), matched when the
+    /// manager starts and after a relayout: comparing class names at every adjust cost more than its geometry.
+    var classListVerdicts: [ClassListVerdict]
+
     /// `movedDistance`.
     public internal(set) var movedDistance = 0.0
     /// Every "Need to move" value `adjustPosition` logged.
@@ -41,7 +45,16 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
         let hidden = KeyboardInfo.hidden(screen: screen.window.screenBounds)
         self.keyboardInfo = hidden
         self.oldKeyboardInfo = hidden
+        self.classListVerdicts = IQKeyboardManager.classListVerdicts(options, screen)
         moveLog.reserveCapacity(16)
+    }
+
+    /// Matches every controller of `screen` against the options' class lists.
+    static func classListVerdicts(_ options: IQOptions, _ screen: Screen) -> [ClassListVerdict] {
+        screen.controllers.map {
+            $0.classListVerdict(enabledClasses: options.enabledDistanceHandlingClasses,
+                                disabledClasses: options.disabledDistanceHandlingClasses)
+        }
     }
 
     /// The events the active configuration forwards to the manager.
@@ -117,9 +130,12 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             guard hasPendingAdjustRequest else { return }
             adjustPosition(world: &world)
             hasPendingAdjustRequest = false
-        case .applicationWillResignActive, .relayout, .caret:
-            // No observer in 8.x for either: rotation reaches the library only through keyboard frame changes,
-            // and the caret is UIKit's (IQ reads it from the text view when it adjusts).
+        case .relayout:
+            // No observer in 8.x: rotation reaches the library only through keyboard frame changes. The new
+            // layout's controllers are matched again, as the library would match them at its next adjust.
+            classListVerdicts = IQKeyboardManager.classListVerdicts(options, world.screen)
+        case .applicationWillResignActive, .caret:
+            // No observer in 8.x for either: the caret is UIKit's (IQ reads it from the text view when it adjusts).
             break
         }
     }
@@ -268,10 +284,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             }
             if screen[controller].navigationItemSearchField == input { return false }
         }
-        let value = screen[controller]
-        return value.passesClassRules(globallyEnabled: options.isEnabled,
-                                      enabledClasses: options.enabledDistanceHandlingClasses,
-                                      disabledClasses: options.disabledDistanceHandlingClasses)
+        return classListVerdicts[controller.index].passes(globallyEnabled: options.isEnabled)
     }
 
     /// `textFieldSearchBar()` (§2.1.3): the search bar whose distance applies to this input.
