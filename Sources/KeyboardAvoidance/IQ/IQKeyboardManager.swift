@@ -3,6 +3,10 @@
 /// The state mirrors the library's objects: the text-input and keyboard notification trackers, the
 /// active configuration (root snapshot, last event) and the manager's scroll-view and text-view
 /// snapshots. Every method names the library function it reproduces.
+///
+/// The read-only helpers that the mutating pipeline calls are `@inline(__always)`: called across a function
+/// boundary from a mutating method, a non-mutating one receives a copy of the whole manager (about 570
+/// bytes, with a retain and release of each of its arrays and strings) at every adjust.
 public struct IQKeyboardManager: AvoidanceAlgorithm {
     /// Manager options; `isEnabled` changes through `Event.setEnabled`.
     public private(set) var options: IQOptions
@@ -270,6 +274,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     // MARK: - Helpers (spec §2.1)
 
     /// `privateIsEnabled()` (§2.1.6).
+    @inline(__always)
     func privateIsEnabled(_ screen: Screen) -> Bool {
         guard let input = textInputView else { return options.isEnabled }
         switch screen[input].enableMode {
@@ -288,6 +293,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `textFieldSearchBar()` (§2.1.3): the search bar whose distance applies to this input.
+    @inline(__always)
     func searchBar(of input: NodeID, in screen: Screen) -> NodeID? {
         if screen[input].kind == .searchTextField {
             guard var controller = screen.viewContainingController(input) else { return nil }
@@ -309,6 +315,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// Effective keyboard distance (§2.1.7): the search bar's or the view's own, else the global one.
+    @inline(__always)
     func keyboardDistance(for input: NodeID, in screen: Screen) -> Double {
         let owner = searchBar(of: input, in: screen) ?? input
         return screen[owner].keyboardDistance ?? options.keyboardDistance
@@ -316,6 +323,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
 
     /// The controller whose view moves: `parentContainerViewController` (6.0+) or `topMostController` (≤ 5.x,
     /// the outermost controller, bars and all).
+    @inline(__always)
     func movedController(of input: NodeID, in screen: Screen) -> ControllerID? {
         guard options.version.movedView == .topMostController else { return parentContainerViewController(of: input, in: screen) }
         guard var controller = screen.viewContainingController(input) else { return nil }
@@ -324,6 +332,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `parentContainerViewController()` (§2.1.4): the controller whose view origin gets moved.
+    @inline(__always)
     func parentContainerViewController(of input: NodeID, in screen: Screen) -> ControllerID? {
         guard var match = screen.viewContainingController(input) else { return nil }
         if var navigation = screen.navigationController(of: match) {
@@ -346,17 +355,20 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `IQRootControllerConfiguration.isReady`.
+    @inline(__always)
     func isRootReady(_ configuration: RootConfiguration, _ screen: Screen) -> Bool {
         screen[configuration.rootController].isViewInWindow
     }
 
     /// `IQActiveConfiguration.isReady`.
+    @inline(__always)
     func isReady(_ screen: Screen) -> Bool {
         guard textInputView != nil, let configuration = rootConfiguration else { return false }
         return isRootReady(configuration, screen)
     }
 
     /// `isInteractiveGestureActive` of the root configuration.
+    @inline(__always)
     func isInteractiveGestureActive(_ world: World) -> Bool {
         guard let configuration = rootConfiguration,
               world.screen.navigationController(of: configuration.rootController) != nil else { return false }
@@ -364,6 +376,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `IQRootControllerConfiguration.hasChanged`.
+    @inline(__always)
     func hasChanged(_ configuration: RootConfiguration, _ screen: Screen) -> Bool {
         let view = screen[configuration.rootController].view
         return screen[view].frame.origin != configuration.beginOrigin
@@ -378,6 +391,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `IQScrollViewConfiguration.hasChanged`.
+    @inline(__always)
     func hasChanged(_ configuration: ScrollViewConfiguration, _ screen: Screen) -> Bool {
         let scroll = screen[configuration.scrollView]
         if scroll.contentInset != configuration.startingContentInset { return true }
@@ -402,6 +416,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// A snapshot of a scroll view before IQ touches it.
+    @inline(__always)
     func snapshot(_ id: NodeID, canRestoreContentOffset: Bool, in screen: Screen) -> ScrollViewConfiguration {
         let node = screen[id]
         return ScrollViewConfiguration(scrollView: id, startingContentOffset: node.contentOffset,
