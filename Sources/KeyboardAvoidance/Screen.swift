@@ -157,7 +157,7 @@ public struct Screen: Sendable, Equatable {
             throw ScreenError(subject: "screen", field: "names",
                               message: "\(names.count) names for \(nodes.count) views")
         }
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: names.count)
         for (index, name) in names.enumerated() {
             if name.isEmpty { throw ScreenError(subject: "view #\(index)", field: "name", message: "empty name") }
             if !seen.insert(name).inserted {
@@ -212,28 +212,32 @@ public struct Screen: Sendable, Equatable {
                 current = nodes[parent.index].parent
             }
         }
-        var rootViews = Set<Int>()
+        var isRootView = [Bool](repeating: false, count: nodes.count)
         for (index, controller) in controllers.enumerated() {
-            let subject = "\(controller.className) (controller #\(index))"
-            guard controller.view.index >= 0, controller.view.index < nodes.count else {
-                throw ScreenError(subject: subject, field: "view", message: "no view \(controller.view)")
-            }
-            if !rootViews.insert(controller.view.index).inserted {
-                throw ScreenError(subject: subject, field: "view",
-                                  message: "\(names[controller.view.index]) is already another controller's view")
-            }
-            for (field, other) in [("parent", controller.parent), ("visibleChild", controller.visibleChild)] {
+            // Spelled out only for an error: a valid screen builds no strings.
+            func subject() -> String { "\(controller.className) (controller #\(index))" }
+            func checkLink(_ other: ControllerID?, field: String) throws(ScreenError) {
                 if let other, other.index < 0 || other.index >= controllers.count || other.index == index {
-                    throw ScreenError(subject: subject, field: field, message: "no controller \(other)")
+                    throw ScreenError(subject: subject(), field: field, message: "no controller \(other)")
                 }
             }
+            guard controller.view.index >= 0, controller.view.index < nodes.count else {
+                throw ScreenError(subject: subject(), field: "view", message: "no view \(controller.view)")
+            }
+            if isRootView[controller.view.index] {
+                throw ScreenError(subject: subject(), field: "view",
+                                  message: "\(names[controller.view.index]) is already another controller's view")
+            }
+            isRootView[controller.view.index] = true
+            try checkLink(controller.parent, field: "parent")
+            try checkLink(controller.visibleChild, field: "visibleChild")
             if let field = controller.navigationItemSearchField {
                 guard field.index >= 0, field.index < nodes.count, nodes[field.index].kind.isTextField else {
-                    throw ScreenError(subject: subject, field: "navigationItemSearchField",
+                    throw ScreenError(subject: subject(), field: "navigationItemSearchField",
                                       message: "not a search text field")
                 }
             }
-            if let bar = controller.navigationBarFrame { try checkRect(bar, subject: subject, field: "navigationBarFrame") }
+            if let bar = controller.navigationBarFrame { try checkRect(bar, subject: subject(), field: "navigationBarFrame") }
         }
         for index in controllers.indices {
             var steps = 0
@@ -257,32 +261,35 @@ public struct Screen: Sendable, Equatable {
         }
     }
 
+    // Subjects and fields are autoclosures: spelled out only for an error, so a valid screen builds no strings.
+
     private static func checkNumber(_ value: Double, nonNegative: Bool = false,
-                                    subject: String, field: String) throws(ScreenError) {
+                                    subject: @autoclosure () -> String, field: @autoclosure () -> String) throws(ScreenError) {
         if !value.isFinite {
-            throw ScreenError(subject: subject, field: field, message: "\(value) is not a finite number")
+            throw ScreenError(subject: subject(), field: field(), message: "\(value) is not a finite number")
         }
         if abs(value) > 1e9 {
-            throw ScreenError(subject: subject, field: field, message: "\(value) is out of range (|v| ≤ 1e9 points)")
+            throw ScreenError(subject: subject(), field: field(), message: "\(value) is out of range (|v| ≤ 1e9 points)")
         }
         if nonNegative && value < 0 {
-            throw ScreenError(subject: subject, field: field, message: "\(value) must not be negative")
+            throw ScreenError(subject: subject(), field: field(), message: "\(value) must not be negative")
         }
     }
 
-    private static func checkRect(_ rect: Rect, subject: String, field: String) throws(ScreenError) {
-        try checkNumber(rect.x, subject: subject, field: field + ".x")
-        try checkNumber(rect.y, subject: subject, field: field + ".y")
-        try checkNumber(rect.width, nonNegative: true, subject: subject, field: field + ".width")
-        try checkNumber(rect.height, nonNegative: true, subject: subject, field: field + ".height")
+    private static func checkRect(_ rect: Rect, subject: @autoclosure () -> String,
+                                  field: @autoclosure () -> String) throws(ScreenError) {
+        try checkNumber(rect.x, subject: subject(), field: field() + ".x")
+        try checkNumber(rect.y, subject: subject(), field: field() + ".y")
+        try checkNumber(rect.width, nonNegative: true, subject: subject(), field: field() + ".width")
+        try checkNumber(rect.height, nonNegative: true, subject: subject(), field: field() + ".height")
     }
 
     private static func checkInsets(_ insets: EdgeInsets, signed: Bool = false,
-                                    subject: String, field: String) throws(ScreenError) {
-        try checkNumber(insets.top, nonNegative: !signed, subject: subject, field: field + ".top")
-        try checkNumber(insets.left, nonNegative: !signed, subject: subject, field: field + ".left")
-        try checkNumber(insets.bottom, nonNegative: !signed, subject: subject, field: field + ".bottom")
-        try checkNumber(insets.right, nonNegative: !signed, subject: subject, field: field + ".right")
+                                    subject: @autoclosure () -> String, field: @autoclosure () -> String) throws(ScreenError) {
+        try checkNumber(insets.top, nonNegative: !signed, subject: subject(), field: field() + ".top")
+        try checkNumber(insets.left, nonNegative: !signed, subject: subject(), field: field() + ".left")
+        try checkNumber(insets.bottom, nonNegative: !signed, subject: subject(), field: field() + ".bottom")
+        try checkNumber(insets.right, nonNegative: !signed, subject: subject(), field: field() + ".right")
     }
 }
 
