@@ -40,43 +40,89 @@ public struct ScreenError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Build one with `Screen(window:nodes:names:controllers:items:)`, which validates everything the
 /// engine relies on, so that no later step can trap on bad input.
 public struct Screen: Sendable, Equatable {
-    /// The key window.
-    public internal(set) var window: Window
     /// Every view, indexed by `NodeID`; a parent always comes before its children.
     public internal(set) var nodes: [ViewNode]
+    /// Everything but the nodes, which never changes once laid out, shared by every copy of the screen.
+    @usableFromInline let layout: Layout
+
+    /// The part of a screen that avoidance never changes: window, names, controllers, rows and what is
+    /// derived from the layout.
+    ///
+    /// One immutable reference instead of a window and six arrays keeps a `Screen` two words long: the
+    /// engine hands the screen to a helper at every step, and a value that size travels in registers
+    /// instead of being copied to the stack with six retains and releases.
+    @usableFromInline final class Layout: Sendable, Equatable {
+        /// The key window.
+        @usableFromInline let window: Window
+        /// A unique name per view.
+        @usableFromInline let names: [String]
+        /// Every view controller, indexed by `ControllerID`.
+        @usableFromInline let controllers: [ViewController]
+        /// Row and item rectangles of table and collection views.
+        @usableFromInline let items: [ItemLayout]
+        /// For each node, the controller whose root view it is.
+        @usableFromInline let controllerOfRootView: [ControllerID?]
+        /// For each node, its frame as laid out.
+        @usableFromInline let layoutFrames: [Rect]
+        /// For each controller's root view, the safe rectangle its controller offers (see `Screen`).
+        @usableFromInline let controllerSafeEdges: [SafeEdges?]
+
+        init(window: Window, names: [String], controllers: [ViewController], items: [ItemLayout],
+             controllerOfRootView: [ControllerID?], layoutFrames: [Rect], controllerSafeEdges: [SafeEdges?]) {
+            self.window = window
+            self.names = names
+            self.controllers = controllers
+            self.items = items
+            self.controllerOfRootView = controllerOfRootView
+            self.layoutFrames = layoutFrames
+            self.controllerSafeEdges = controllerSafeEdges
+        }
+
+        /// Equal contents; validation keeps every number finite, so a layout always equals itself.
+        @usableFromInline static func == (lhs: Layout, rhs: Layout) -> Bool {
+            lhs === rhs || (lhs.window == rhs.window && lhs.names == rhs.names && lhs.controllers == rhs.controllers
+                && lhs.items == rhs.items && lhs.controllerOfRootView == rhs.controllerOfRootView
+                && lhs.layoutFrames == rhs.layoutFrames && lhs.controllerSafeEdges == rhs.controllerSafeEdges)
+        }
+    }
+
+    /// The key window.
+    @inlinable public var window: Window { layout.window }
     /// A unique name per view, for messages and observations.
-    public let names: [String]
+    @inlinable public var names: [String] { layout.names }
     /// Every view controller, indexed by `ControllerID`.
-    public internal(set) var controllers: [ViewController]
+    @inlinable public var controllers: [ViewController] { layout.controllers }
     /// Row and item rectangles of table and collection views.
-    public let items: [ItemLayout]
+    @inlinable public var items: [ItemLayout] { layout.items }
     /// For each node, the controller whose root view it is (the UIKit `next` responder link).
-    let controllerOfRootView: [ControllerID?]
+    @inlinable var controllerOfRootView: [ControllerID?] { layout.controllerOfRootView }
     /// For each node, its frame as laid out, before any avoidance moved it.
-    public let layoutFrames: [Rect]
+    @inlinable public var layoutFrames: [Rect] { layout.layoutFrames }
     /// For each controller's root view, the safe rectangle its controller offers, in window coordinates, as
     /// laid out (window safe area, bars, `additionalSafeAreaInsets`). Bars and the window do not move when
     /// avoidance moves a root view, so the rectangle stays put and the view's insets follow its position.
-    private(set) var controllerSafeEdges: [SafeEdges?] = []
+    @inlinable var controllerSafeEdges: [SafeEdges?] { layout.controllerSafeEdges }
 
     /// Validates and creates a screen.
     public init(window: Window, nodes: [ViewNode], names: [String], controllers: [ViewController],
                 items: [ItemLayout] = []) throws(ScreenError) {
         try Screen.validate(window: window, nodes: nodes, names: names, controllers: controllers, items: items)
-        self.window = window
         self.nodes = nodes
-        self.names = names
-        self.controllers = controllers
-        self.items = items
         var owners = [ControllerID?](repeating: nil, count: nodes.count)
         for (index, controller) in controllers.enumerated() { owners[controller.view.index] = ControllerID(index) }
-        self.controllerOfRootView = owners
-        self.layoutFrames = nodes.map(\.frame)
         var edges = [SafeEdges?](repeating: nil, count: nodes.count)
         for controller in controllers {
-            edges[controller.view.index] = SafeEdges(frameInWindow(controller.view), inset: nodes[controller.view.index].safeAreaInsets)
+            let view = nodes[controller.view.index]
+            let frame = Screen.convert(view.frame, from: view.parent, to: nil, in: nodes)
+            edges[controller.view.index] = SafeEdges(frame, inset: view.safeAreaInsets)
         }
-        controllerSafeEdges = edges
+        self.layout = Layout(window: window, names: names, controllers: controllers, items: items,
+                             controllerOfRootView: owners, layoutFrames: nodes.map(\.frame), controllerSafeEdges: edges)
+    }
+
+    /// Screens with the same nodes and layout.
+    public static func == (lhs: Screen, rhs: Screen) -> Bool {
+        lhs.nodes == rhs.nodes && lhs.layout == rhs.layout
     }
 
     /// The node with this name, if any.
@@ -111,7 +157,7 @@ public struct Screen: Sendable, Equatable {
             throw ScreenError(subject: "screen", field: "names",
                               message: "\(names.count) names for \(nodes.count) views")
         }
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: names.count)
         for (index, name) in names.enumerated() {
             if name.isEmpty { throw ScreenError(subject: "view #\(index)", field: "name", message: "empty name") }
             if !seen.insert(name).inserted {
@@ -166,28 +212,32 @@ public struct Screen: Sendable, Equatable {
                 current = nodes[parent.index].parent
             }
         }
-        var rootViews = Set<Int>()
+        var isRootView = [Bool](repeating: false, count: nodes.count)
         for (index, controller) in controllers.enumerated() {
-            let subject = "\(controller.className) (controller #\(index))"
-            guard controller.view.index >= 0, controller.view.index < nodes.count else {
-                throw ScreenError(subject: subject, field: "view", message: "no view \(controller.view)")
-            }
-            if !rootViews.insert(controller.view.index).inserted {
-                throw ScreenError(subject: subject, field: "view",
-                                  message: "\(names[controller.view.index]) is already another controller's view")
-            }
-            for (field, other) in [("parent", controller.parent), ("visibleChild", controller.visibleChild)] {
+            // Spelled out only for an error: a valid screen builds no strings.
+            func subject() -> String { "\(controller.className) (controller #\(index))" }
+            func checkLink(_ other: ControllerID?, field: String) throws(ScreenError) {
                 if let other, other.index < 0 || other.index >= controllers.count || other.index == index {
-                    throw ScreenError(subject: subject, field: field, message: "no controller \(other)")
+                    throw ScreenError(subject: subject(), field: field, message: "no controller \(other)")
                 }
             }
+            guard controller.view.index >= 0, controller.view.index < nodes.count else {
+                throw ScreenError(subject: subject(), field: "view", message: "no view \(controller.view)")
+            }
+            if isRootView[controller.view.index] {
+                throw ScreenError(subject: subject(), field: "view",
+                                  message: "\(names[controller.view.index]) is already another controller's view")
+            }
+            isRootView[controller.view.index] = true
+            try checkLink(controller.parent, field: "parent")
+            try checkLink(controller.visibleChild, field: "visibleChild")
             if let field = controller.navigationItemSearchField {
                 guard field.index >= 0, field.index < nodes.count, nodes[field.index].kind.isTextField else {
-                    throw ScreenError(subject: subject, field: "navigationItemSearchField",
+                    throw ScreenError(subject: subject(), field: "navigationItemSearchField",
                                       message: "not a search text field")
                 }
             }
-            if let bar = controller.navigationBarFrame { try checkRect(bar, subject: subject, field: "navigationBarFrame") }
+            if let bar = controller.navigationBarFrame { try checkRect(bar, subject: subject(), field: "navigationBarFrame") }
         }
         for index in controllers.indices {
             var steps = 0
@@ -211,32 +261,35 @@ public struct Screen: Sendable, Equatable {
         }
     }
 
+    // Subjects and fields are autoclosures: spelled out only for an error, so a valid screen builds no strings.
+
     private static func checkNumber(_ value: Double, nonNegative: Bool = false,
-                                    subject: String, field: String) throws(ScreenError) {
+                                    subject: @autoclosure () -> String, field: @autoclosure () -> String) throws(ScreenError) {
         if !value.isFinite {
-            throw ScreenError(subject: subject, field: field, message: "\(value) is not a finite number")
+            throw ScreenError(subject: subject(), field: field(), message: "\(value) is not a finite number")
         }
         if abs(value) > 1e9 {
-            throw ScreenError(subject: subject, field: field, message: "\(value) is out of range (|v| ≤ 1e9 points)")
+            throw ScreenError(subject: subject(), field: field(), message: "\(value) is out of range (|v| ≤ 1e9 points)")
         }
         if nonNegative && value < 0 {
-            throw ScreenError(subject: subject, field: field, message: "\(value) must not be negative")
+            throw ScreenError(subject: subject(), field: field(), message: "\(value) must not be negative")
         }
     }
 
-    private static func checkRect(_ rect: Rect, subject: String, field: String) throws(ScreenError) {
-        try checkNumber(rect.x, subject: subject, field: field + ".x")
-        try checkNumber(rect.y, subject: subject, field: field + ".y")
-        try checkNumber(rect.width, nonNegative: true, subject: subject, field: field + ".width")
-        try checkNumber(rect.height, nonNegative: true, subject: subject, field: field + ".height")
+    private static func checkRect(_ rect: Rect, subject: @autoclosure () -> String,
+                                  field: @autoclosure () -> String) throws(ScreenError) {
+        try checkNumber(rect.x, subject: subject(), field: field() + ".x")
+        try checkNumber(rect.y, subject: subject(), field: field() + ".y")
+        try checkNumber(rect.width, nonNegative: true, subject: subject(), field: field() + ".width")
+        try checkNumber(rect.height, nonNegative: true, subject: subject(), field: field() + ".height")
     }
 
     private static func checkInsets(_ insets: EdgeInsets, signed: Bool = false,
-                                    subject: String, field: String) throws(ScreenError) {
-        try checkNumber(insets.top, nonNegative: !signed, subject: subject, field: field + ".top")
-        try checkNumber(insets.left, nonNegative: !signed, subject: subject, field: field + ".left")
-        try checkNumber(insets.bottom, nonNegative: !signed, subject: subject, field: field + ".bottom")
-        try checkNumber(insets.right, nonNegative: !signed, subject: subject, field: field + ".right")
+                                    subject: @autoclosure () -> String, field: @autoclosure () -> String) throws(ScreenError) {
+        try checkNumber(insets.top, nonNegative: !signed, subject: subject(), field: field() + ".top")
+        try checkNumber(insets.left, nonNegative: !signed, subject: subject(), field: field() + ".left")
+        try checkNumber(insets.bottom, nonNegative: !signed, subject: subject(), field: field() + ".bottom")
+        try checkNumber(insets.right, nonNegative: !signed, subject: subject(), field: field() + ".right")
     }
 }
 
@@ -324,7 +377,10 @@ extension Screen {
     /// Where the origin of a view's coordinate space (its bounds origin) lies in window coordinates.
     ///
     /// `nil` is the window. Leaving a scroll view subtracts its content offset, as UIKit's `convert` does.
-    @inlinable public func coordinateOrigin(of id: NodeID?) -> Point {
+    @inlinable public func coordinateOrigin(of id: NodeID?) -> Point { Screen.coordinateOrigin(of: id, in: nodes) }
+
+    /// `coordinateOrigin(of:)` over a node array, usable before the screen exists.
+    @inlinable static func coordinateOrigin(of id: NodeID?, in nodes: [ViewNode]) -> Point {
         var x = 0.0, y = 0.0
         var current = id
         while let node = current {
@@ -339,8 +395,13 @@ extension Screen {
 
     /// `a.convert(rect, to: b)`; `nil` stands for the window on either side.
     @inlinable public func convert(_ rect: Rect, from source: NodeID?, to destination: NodeID?) -> Rect {
-        let from = coordinateOrigin(of: source)
-        let to = coordinateOrigin(of: destination)
+        Screen.convert(rect, from: source, to: destination, in: nodes)
+    }
+
+    /// `convert(_:from:to:)` over a node array, usable before the screen exists.
+    @inlinable static func convert(_ rect: Rect, from source: NodeID?, to destination: NodeID?, in nodes: [ViewNode]) -> Rect {
+        let from = coordinateOrigin(of: source, in: nodes)
+        let to = coordinateOrigin(of: destination, in: nodes)
         return rect.offsetBy(dx: from.x - to.x, dy: from.y - to.y)
     }
 

@@ -102,26 +102,71 @@ public struct ViewController: Sendable, Equatable {
     /// Whether the class name looks like UIKit's private alert text-field controller
     /// (contains `UIAlertController`, ends with `TextFieldViewController`), which IQ never handles.
     public var isAlertTextFieldController: Bool {
-        // Byte search: String.contains(_:) builds a searcher per call, too slow for every adjust.
-        let name = Array(className.utf8)
-        let suffix = Array("TextFieldViewController".utf8), needle = Array("UIAlertController".utf8)
-        guard name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return false }
-        guard name.count >= needle.count else { return false }
-        for start in 0...(name.count - needle.count) where name[start..<start + needle.count].elementsEqual(needle) {
-            return true
+        // A byte search over the name's own storage: String.contains(_:) builds a searcher and copying the
+        // bytes into arrays allocates, both too slow for every adjust.
+        let suffix: StaticString = "TextFieldViewController", needle: StaticString = "UIAlertController"
+        let found = className.utf8.withContiguousStorageIfAvailable { name in
+            ViewController.endsWith(name, suffix) && ViewController.contains(name, needle)
         }
-        return false
+        if let found { return found }
+        let name = Array(className.utf8)
+        return name.withUnsafeBufferPointer { ViewController.endsWith($0, suffix) && ViewController.contains($0, needle) }
+    }
+
+    /// Whether `bytes` ends with the bytes of `suffix`.
+    private static func endsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
+        suffix.withUTF8Buffer { suffix in
+            bytes.count >= suffix.count && bytes[(bytes.count - suffix.count)...].elementsEqual(suffix)
+        }
+    }
+
+    /// Whether the bytes of `needle` occur anywhere in `bytes`.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        needle.withUTF8Buffer { needle in
+            guard bytes.count >= needle.count else { return false }
+            for start in 0...(bytes.count - needle.count)
+            where bytes[start..<start + needle.count].elementsEqual(needle) {
+                return true
+            }
+            return false
+        }
     }
 
     /// IQ's class-list rule (distance handling §2.1.6, toolbar §4.3): on when globally enabled or kind-of an
     /// enabled class, then off when kind-of a disabled class or UIKit's alert text-field controller.
     public func passesClassRules(globallyEnabled: Bool, enabledClasses: [String], disabledClasses: [String]) -> Bool {
-        guard globallyEnabled || enabledClasses.contains(where: isKind(of:)) else { return false }
-        return !disabledClasses.contains(where: isKind(of:)) && !isAlertTextFieldController
+        classListVerdict(enabledClasses: enabledClasses, disabledClasses: disabledClasses)
+            .passes(globallyEnabled: globallyEnabled)
+    }
+
+    /// What the two class lists say about this controller, whatever the global switch: worked out once, it
+    /// spares comparing class names at every adjust.
+    public func classListVerdict(enabledClasses: [String], disabledClasses: [String]) -> ClassListVerdict {
+        ClassListVerdict(isKindOfEnabledClass: enabledClasses.contains(where: isKind(of:)),
+                         isExcluded: disabledClasses.contains(where: isKind(of:)) || isAlertTextFieldController)
     }
 
     /// Whether `isKind(of:)` holds for the class `name` (its own class, its UIKit class, `UIViewController`).
     @inlinable public func isKind(of name: String) -> Bool {
         name == className || name == kind.uikitClassName || name == "UIViewController"
+    }
+}
+
+/// IQ's class-list rule for one controller, with the class names already matched.
+public struct ClassListVerdict: Sendable, Equatable {
+    /// Kind of an enabled class: handling is on even when globally off.
+    public var isKindOfEnabledClass: Bool
+    /// Kind of a disabled class, or UIKit's alert text-field controller: handling is off whatever else holds.
+    public var isExcluded: Bool
+
+    /// Creates a verdict.
+    @inlinable public init(isKindOfEnabledClass: Bool, isExcluded: Bool) {
+        self.isKindOfEnabledClass = isKindOfEnabledClass
+        self.isExcluded = isExcluded
+    }
+
+    /// The rule: on when globally enabled or kind-of an enabled class, then off when excluded.
+    @inlinable public func passes(globallyEnabled: Bool) -> Bool {
+        (globallyEnabled || isKindOfEnabledClass) && !isExcluded
     }
 }

@@ -57,6 +57,7 @@ extension IQKeyboardManager {
     }
 
     /// Step 1 of `adjustPosition`: the preconditions and every measurement, on the unmoved screen.
+    @inline(__always)
     func measure(_ screen: Screen) -> Measurements? {
         guard let input = textInputView, let configuration = rootConfiguration,
               isRootReady(configuration, screen) else { return nil }
@@ -81,6 +82,7 @@ extension IQKeyboardManager {
     }
 
     /// `keyboardSize` (§2.3.1): keyboard + distance + begin bottom safe area, within the window.
+    @inline(__always)
     func keyboardSize(distance: Double, safeBottom: Double, window: Rect) -> Double {
         var frame = keyboardInfo.endFrame
         frame.origin.y -= distance
@@ -92,6 +94,7 @@ extension IQKeyboardManager {
     }
 
     /// `layoutGuides` (§2.3.2).
+    @inline(__always)
     func layoutGuides(_ rootController: ControllerID, isScrollableTextView: Bool, in screen: Screen) -> LayoutGuides {
         var navigationArea = screen.window.statusBarHeight
         if let navigation = screen.navigationController(of: rootController),
@@ -113,6 +116,7 @@ extension IQKeyboardManager {
     }
 
     /// `superviewOf(view, UIScrollView)` filtered to scroll-enabled, not ignored (§2.3.3).
+    @inline(__always)
     func firstAdjustableScrollView(above view: NodeID, in screen: Screen) -> NodeID? {
         var candidate = screen.enclosingScrollView(of: view)
         while let scroll = candidate {
@@ -126,6 +130,7 @@ extension IQKeyboardManager {
     }
 
     /// `moveUpDistance` (§2.3.4): the smaller of "room above" and "overlap below", truncated.
+    @inline(__always)
     func moveUpDistance(keyboardHeight: Double, guides: LayoutGuides, rectInRoot: Rect, rectInWindow: Rect,
                         window: Rect) -> Double {
         let visibleHeight = window.height - keyboardHeight
@@ -222,6 +227,7 @@ extension IQKeyboardManager {
 
     /// Whether the scroll walk keeps this input's top below the top: a scrollable text view (6.0+), any text
     /// view (≤ 5.x).
+    @inline(__always)
     func isTextViewKeptBelowTop(_ measured: Measurements, _ screen: Screen) -> Bool {
         options.version.textViewTopIsNavigationBarPlusTen ? screen[measured.input].kind == .textView
             : measured.isScrollableTextView
@@ -229,6 +235,7 @@ extension IQKeyboardManager {
 
     /// Where that text view's top is kept: the top guide (6.0+), or 10 below the navigation bar of the input's
     /// own controller (≤ 5.x; 10 when it has none).
+    @inline(__always)
     func textViewTop(_ measured: Measurements, _ guides: LayoutGuides, _ screen: Screen) -> Double {
         guard options.version.textViewTopIsNavigationBarPlusTen else { return guides.top }
         let navigation = screen.viewContainingController(measured.input).flatMap { screen.navigationController(of: $0) }
@@ -236,6 +243,7 @@ extension IQKeyboardManager {
     }
 
     /// The table or collection view the special branch of §2.3.6 looks at (quirk Q3).
+    @inline(__always)
     func listAncestor(of scroll: NodeID, kind: ViewKind, in screen: Screen) -> NodeID? {
         if options.quirks.tableBranchTestsAncestor {
             return screen.ancestor(of: scroll) { $0 == kind }
@@ -244,6 +252,7 @@ extension IQKeyboardManager {
     }
 
     /// The move that keeps the previous row visible under the top guide, if the input sits in a cell.
+    @inline(__always)
     func previousRowLimit(in list: NodeID, cellKind: ViewKind, _ measured: Measurements, in screen: Screen) -> Double? {
         guard let cell = screen.ancestor(of: measured.input, where: { $0 == cellKind }),
               let indexPath = screen.indexPath(ofCell: cell, in: list),

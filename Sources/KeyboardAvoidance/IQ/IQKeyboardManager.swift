@@ -3,6 +3,10 @@
 /// The state mirrors the library's objects: the text-input and keyboard notification trackers, the
 /// active configuration (root snapshot, last event) and the manager's scroll-view and text-view
 /// snapshots. Every method names the library function it reproduces.
+///
+/// The read-only helpers that the mutating pipeline calls are `@inline(__always)`: called across a function
+/// boundary from a mutating method, a non-mutating one receives a copy of the whole manager (about 570
+/// bytes, with a retain and release of each of its arrays and strings) at every adjust.
 public struct IQKeyboardManager: AvoidanceAlgorithm {
     /// Manager options; `isEnabled` changes through `Event.setEnabled`.
     public private(set) var options: IQOptions
@@ -27,6 +31,10 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     /// 6.0–6.5.15 `hasPendingAdjustRequest`: an adjust is queued for the end of the run-loop turn.
     var hasPendingAdjustRequest = false
 
+    /// The class lists' verdict on each controller of the screen (by `ControllerID`), matched when the
+    /// manager starts and after a relayout: comparing class names at every adjust cost more than its geometry.
+    var classListVerdicts: [ClassListVerdict]
+
     /// `movedDistance`.
     public internal(set) var movedDistance = 0.0
     /// Every "Need to move" value `adjustPosition` logged.
@@ -41,7 +49,16 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
         let hidden = KeyboardInfo.hidden(screen: screen.window.screenBounds)
         self.keyboardInfo = hidden
         self.oldKeyboardInfo = hidden
+        self.classListVerdicts = IQKeyboardManager.classListVerdicts(options, screen)
         moveLog.reserveCapacity(16)
+    }
+
+    /// Matches every controller of `screen` against the options' class lists.
+    static func classListVerdicts(_ options: IQOptions, _ screen: Screen) -> [ClassListVerdict] {
+        screen.controllers.map {
+            $0.classListVerdict(enabledClasses: options.enabledDistanceHandlingClasses,
+                                disabledClasses: options.disabledDistanceHandlingClasses)
+        }
     }
 
     /// The events the active configuration forwards to the manager.
@@ -117,9 +134,12 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             guard hasPendingAdjustRequest else { return }
             adjustPosition(world: &world)
             hasPendingAdjustRequest = false
-        case .applicationWillResignActive, .relayout, .caret:
-            // No observer in 8.x for either: rotation reaches the library only through keyboard frame changes,
-            // and the caret is UIKit's (IQ reads it from the text view when it adjusts).
+        case .relayout:
+            // No observer in 8.x: rotation reaches the library only through keyboard frame changes. The new
+            // layout's controllers are matched again, as the library would match them at its next adjust.
+            classListVerdicts = IQKeyboardManager.classListVerdicts(options, world.screen)
+        case .applicationWillResignActive, .caret:
+            // No observer in 8.x for either: the caret is UIKit's (IQ reads it from the text view when it adjusts).
             break
         }
     }
@@ -254,6 +274,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     // MARK: - Helpers (spec §2.1)
 
     /// `privateIsEnabled()` (§2.1.6).
+    @inline(__always)
     func privateIsEnabled(_ screen: Screen) -> Bool {
         guard let input = textInputView else { return options.isEnabled }
         switch screen[input].enableMode {
@@ -268,13 +289,11 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
             }
             if screen[controller].navigationItemSearchField == input { return false }
         }
-        let value = screen[controller]
-        return value.passesClassRules(globallyEnabled: options.isEnabled,
-                                      enabledClasses: options.enabledDistanceHandlingClasses,
-                                      disabledClasses: options.disabledDistanceHandlingClasses)
+        return classListVerdicts[controller.index].passes(globallyEnabled: options.isEnabled)
     }
 
     /// `textFieldSearchBar()` (§2.1.3): the search bar whose distance applies to this input.
+    @inline(__always)
     func searchBar(of input: NodeID, in screen: Screen) -> NodeID? {
         if screen[input].kind == .searchTextField {
             guard var controller = screen.viewContainingController(input) else { return nil }
@@ -296,6 +315,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// Effective keyboard distance (§2.1.7): the search bar's or the view's own, else the global one.
+    @inline(__always)
     func keyboardDistance(for input: NodeID, in screen: Screen) -> Double {
         let owner = searchBar(of: input, in: screen) ?? input
         return screen[owner].keyboardDistance ?? options.keyboardDistance
@@ -303,6 +323,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
 
     /// The controller whose view moves: `parentContainerViewController` (6.0+) or `topMostController` (≤ 5.x,
     /// the outermost controller, bars and all).
+    @inline(__always)
     func movedController(of input: NodeID, in screen: Screen) -> ControllerID? {
         guard options.version.movedView == .topMostController else { return parentContainerViewController(of: input, in: screen) }
         guard var controller = screen.viewContainingController(input) else { return nil }
@@ -311,6 +332,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `parentContainerViewController()` (§2.1.4): the controller whose view origin gets moved.
+    @inline(__always)
     func parentContainerViewController(of input: NodeID, in screen: Screen) -> ControllerID? {
         guard var match = screen.viewContainingController(input) else { return nil }
         if var navigation = screen.navigationController(of: match) {
@@ -333,17 +355,20 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `IQRootControllerConfiguration.isReady`.
+    @inline(__always)
     func isRootReady(_ configuration: RootConfiguration, _ screen: Screen) -> Bool {
         screen[configuration.rootController].isViewInWindow
     }
 
     /// `IQActiveConfiguration.isReady`.
+    @inline(__always)
     func isReady(_ screen: Screen) -> Bool {
         guard textInputView != nil, let configuration = rootConfiguration else { return false }
         return isRootReady(configuration, screen)
     }
 
     /// `isInteractiveGestureActive` of the root configuration.
+    @inline(__always)
     func isInteractiveGestureActive(_ world: World) -> Bool {
         guard let configuration = rootConfiguration,
               world.screen.navigationController(of: configuration.rootController) != nil else { return false }
@@ -351,6 +376,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `IQRootControllerConfiguration.hasChanged`.
+    @inline(__always)
     func hasChanged(_ configuration: RootConfiguration, _ screen: Screen) -> Bool {
         let view = screen[configuration.rootController].view
         return screen[view].frame.origin != configuration.beginOrigin
@@ -365,6 +391,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// `IQScrollViewConfiguration.hasChanged`.
+    @inline(__always)
     func hasChanged(_ configuration: ScrollViewConfiguration, _ screen: Screen) -> Bool {
         let scroll = screen[configuration.scrollView]
         if scroll.contentInset != configuration.startingContentInset { return true }
@@ -389,6 +416,7 @@ public struct IQKeyboardManager: AvoidanceAlgorithm {
     }
 
     /// A snapshot of a scroll view before IQ touches it.
+    @inline(__always)
     func snapshot(_ id: NodeID, canRestoreContentOffset: Bool, in screen: Screen) -> ScrollViewConfiguration {
         let node = screen[id]
         return ScrollViewConfiguration(scrollView: id, startingContentOffset: node.contentOffset,
