@@ -221,12 +221,22 @@ public struct CellRunner: Sendable {
             sink += simulation.algorithm.movedDistance
         }
         for _ in 0..<warmup { iteration() }
-        // Batch short cells so one sample lasts at least ~20 µs, well above the clock's resolution.
+        // Batch short cells so one sample lasts about 20 µs, well above the clock's resolution: doubling until a
+        // batch lasts 2 µs, then as many iterations as that rate needs for 20 µs. (Doubling on to 20 µs made
+        // samples last 20–40 µs, 30 on average, which is half again the time for the same resolution.)
+        let sampleNanoseconds: Int64 = 20_000, maximumBatch = 1 << 16
         var batch = 1
-        while batch < 1 << 16 {
+        while batch < maximumBatch {
             let start = clock.now
             for _ in 0..<batch { iteration() }
-            if (clock.now - start).inNanoseconds >= 20_000 { break }
+            let elapsed = (clock.now - start).inNanoseconds
+            if elapsed >= sampleNanoseconds / 10 {
+                if elapsed < sampleNanoseconds {
+                    let needed = (sampleNanoseconds * Int64(batch) + elapsed - 1) / elapsed
+                    batch = Int(min(Int64(maximumBatch), needed))
+                }
+                break
+            }
             batch *= 2
         }
         var values: [Int64] = []
