@@ -470,10 +470,17 @@ public struct ScenarioLibrary: Sendable {
             }
         }
         if checkLayouts {
+            // Many profiles share a geometry (an OS variant, a model of the same size), and the layout reads
+            // a profile only through it: a geometry laid out once is laid out for every profile that has it.
+            // One that fails is laid out again on each such profile, whose key its message names.
+            var laidOut = Set<LayoutGeometry>()
             for device in selected {
                 for orientation in orientations {
+                    let geometry = LayoutGeometry(device, orientation)
+                    guard !laidOut.contains(geometry) else { continue }
                     do {
-                        _ = try scenario.resolve(on: device, orientation: orientation)
+                        _ = try scenario.resolve(on: geometry, deviceKey: device.key)
+                        laidOut.insert(geometry)
                     } catch {
                         errors.append(error)
                     }
