@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import KeyboardAvoidance
+import Yams
 @testable import KBHarness
 
 /// Every error path reports file:line:column, the dotted field and a useful message.
@@ -112,6 +113,22 @@ import KeyboardAvoidance
                 kind: textField
                 id: g
             """, line: 6, column: 5, field: "", "duplicate key 'id' (first given at line 4)")
+    }
+
+    @Test func keysResolveToTheTagsOfYamsDefaultResolver() {
+        // The tags decide which keys are duplicates: the parser's resolver must agree with Yams' default.
+        let samples = ["views", "id", "textContainerInset", "a1", "y", "Y", "n", "N", "yes", "Yes", "YES", "no", "NO",
+                       "true", "False", "on", "OFF", "null", "Null", "NULL", "~", "", "1", "-1", "0x1F", "0o17",
+                       "1_000", "1:30", "1.5", "1e3", ".5", ".inf", "-.Inf", ".NaN", "<<", "=", "2001-12-14",
+                       "2001-12-14t21:59:43.10-05:00", "yes\n", "abc\n", "nullx", "yesno", "_x", "x-y", "x y", "é"]
+        for sample in samples {
+            #expect(SourceDocument.resolver.resolveTag(of: Node(sample)) == Resolver.default.resolveTag(of: Node(sample)),
+                    "\(sample.debugDescription)")
+        }
+        // A plain number and a quoted one are different keys, a plain word and a quoted one the same.
+        expectError("key: t/a\ntitle: T\n1: a\n\"1\": b\n", line: 3, column: 1, field: "1", "unknown field '1'")
+        expectError("key: t/a\ntitle: T\n\"title\": U\n", line: 3, column: 1, field: "title",
+                    "duplicate key 'title' (first given at line 2)")
     }
 
     @Test func emptyBinaryAndNonUTF8FilesAreRefusedClearly() throws {

@@ -88,6 +88,20 @@ import KeyboardAvoidance
         ])
     }
 
+    @Test func aLayoutThatFailsOnASharedGeometryIsReportedForEveryProfileOfIt() throws {
+        // The iPhone 8 and the second-generation SE have one geometry, which the check lays out once.
+        #expect(LayoutGeometry(try #require(try BuiltInDevices.profile("iphone-8")), .portrait)
+                    == LayoutGeometry(try #require(try BuiltInDevices.profile("iphone-se-2nd-3rd-gen")), .portrait))
+        let result = try messages(["wide.yaml": "key: t/wide\ntitle: W\n"
+                                   + "matrix: {devices: [iphone-8, iphone-se-2nd-3rd-gen, iphone-x-xs-11-pro], orientations: [portrait]}\n"
+                                   + "views:\n  - {id: b, kind: view, frame: {left: 190, right: 190}}\n"])
+        #expect(result == [
+            "wide.yaml:5:32: views[0].frame.width: resolves to -5 pt on iphone-8 in portrait (the reference is 375 pt)",
+            "wide.yaml:5:32: views[0].frame.width: resolves to -5 pt on iphone-se-2nd-3rd-gen in portrait (the reference is 375 pt)",
+            "wide.yaml:5:32: views[0].frame.width: resolves to -5 pt on iphone-x-xs-11-pro in portrait (the reference is 375 pt)",
+        ])
+    }
+
     @Test func aDirectoryWithoutDevicesRunsOnTheBuiltInOnes() throws {
         let directory = try TemporaryDirectory()
         try directory.write("s.yaml", "key: t/a\ntitle: A\n")

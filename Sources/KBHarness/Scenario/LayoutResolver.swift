@@ -30,7 +30,13 @@ extension Scenario {
     /// The layout before Auto Layout: anchor frames only, the one the constraints start from.
     func resolveWithoutAutoLayout(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
         -> ResolvedScreen {
-        var resolver = LayoutResolver(scenario: self, device: device, orientation: orientation)
+        try resolveWithoutAutoLayout(on: LayoutGeometry(device, orientation), deviceKey: device.key)
+    }
+
+    /// The layout before Auto Layout on a device of `geometry` (`deviceKey` names it in the screen and messages).
+    private func resolveWithoutAutoLayout(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError)
+        -> ResolvedScreen {
+        var resolver = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey)
         return try resolver.run()
     }
 
@@ -39,18 +45,29 @@ extension Scenario {
     /// The node tree (count, order, kinds) is the same in every orientation, so a rotation step can hand
     /// the other orientation's screen to the engine as a relayout.
     public func resolve(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
-        try installed(on: device, orientation: orientation).resolveInstalled(on: device, orientation: orientation)
+        try resolve(on: LayoutGeometry(device, orientation), deviceKey: device.key)
+    }
+
+    /// Lays the scenario out on a device of `geometry`; `deviceKey` names it in the screen and in messages,
+    /// and changes nothing else.
+    func resolve(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError) -> ResolvedScreen {
+        try installed(on: geometry).resolveInstalled(on: geometry, deviceKey: deviceKey)
     }
 
     /// The scenario with the views and constraints UIKit installs for the device's size classes.
     func installed(on device: DeviceProfile, orientation: Orientation) -> Scenario {
-        variesBySizeClass ? installing(for: SizeClasses.of(device, orientation, container: container)) : self
+        installed(on: LayoutGeometry(device, orientation))
+    }
+
+    /// The scenario with the views and constraints UIKit installs for the size classes of `geometry`.
+    private func installed(on geometry: LayoutGeometry) -> Scenario {
+        variesBySizeClass ? installing(for: SizeClasses.of(geometry, container: container)) : self
     }
 
     /// Lays out a scenario whose views and constraints are those installed on the device.
-    private func resolveInstalled(on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
+    private func resolveInstalled(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError)
         -> ResolvedScreen {
-        let laidOut = try resolveWithoutAutoLayout(on: device, orientation: orientation)
+        let laidOut = try resolveWithoutAutoLayout(on: geometry, deviceKey: deviceKey)
         guard usesAutoLayout else { return laidOut }
         // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay
         // the screen out again with the frames it decided.
@@ -58,8 +75,8 @@ extension Scenario {
         // The guides' insets come from a layout; when the solved layout moves a view into or out of a bar's
         // band, solve again on it (twice at most: a view rarely crosses a band again).
         for _ in 0..<3 {
-            let solved = try ConstraintLayout.solve(self, laidOut: current, scale: device.scale)
-            var next = LayoutResolver(scenario: self, device: device, orientation: orientation, overrides: solved)
+            let solved = try ConstraintLayout.solve(self, laidOut: current, scale: geometry.scale)
+            var next = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, overrides: solved)
             current = try next.run()
             if solved.agrees(with: current) { break }
         }
@@ -92,7 +109,10 @@ private struct LayoutResolver {
     static let sheetNavigationBarHeight = 56.0
 
     let scenario: Scenario
-    let device: DeviceProfile
+    /// All the resolver reads of the device.
+    let geometry: LayoutGeometry
+    /// The device's key, for the screen and messages only.
+    let deviceKey: String
     let orientation: Orientation
     let window: Window
     /// Root-view leading/trailing layout margin: 16 on narrow windows, 20 on wide ones.
@@ -104,12 +124,13 @@ private struct LayoutResolver {
     /// What Auto Layout decided, when the scenario has constraints.
     let overrides: ConstraintLayoutResult?
 
-    init(scenario: Scenario, device: DeviceProfile, orientation: Orientation, overrides: ConstraintLayoutResult? = nil) {
+    init(scenario: Scenario, geometry: LayoutGeometry, deviceKey: String, overrides: ConstraintLayoutResult? = nil) {
         self.overrides = overrides
         self.scenario = scenario
-        self.device = device
-        self.orientation = orientation
-        self.window = device.window(orientation)
+        self.geometry = geometry
+        self.deviceKey = deviceKey
+        self.orientation = geometry.orientation
+        self.window = geometry.window
         self.sideMargin = window.frame.width <= 414 ? 16 : 20
         self.builder = ScreenBuilder(window: window)
     }
@@ -158,9 +179,9 @@ private struct LayoutResolver {
             screen = try builder.build()
         } catch {
             throw ScenarioFileError(at: scenario.source, field: "",
-                                    message: "the layout on \(device.key) in \(orientation) is not a valid screen: \(error)")
+                                    message: "the layout on \(deviceKey) in \(orientation) is not a valid screen: \(error)")
         }
-        return ResolvedScreen(screen: screen, deviceKey: device.key, orientation: orientation, container: container,
+        return ResolvedScreen(screen: screen, deviceKey: deviceKey, orientation: orientation, container: container,
                               contentRoot: root, contentController: contentController, nodeIDs: nodeIDs,
                               searchBars: searchBars)
     }
@@ -188,7 +209,7 @@ private struct LayoutResolver {
         let full = Rect(x: 0, y: 0, width: width, height: height)
         let safe = window.safeAreaInsets
         let container = scenario.container
-        let navigationBarHeight = device.navigationBarHeight(orientation, largeTitle: scenario.navigationBar.isLargeTitle)
+        let navigationBarHeight = geometry.navigationBarHeight(largeTitle: scenario.navigationBar.isLargeTitle)
         var views = ContainerViews(rootFrame: full,
                                    navigationBarFrame: Rect(x: 0, y: safe.top, width: width, height: navigationBarHeight),
                                    rootSafe: safe)
@@ -208,7 +229,7 @@ private struct LayoutResolver {
             rootSafe = sheetSafe
             // Since iOS 13 a standard bar in a sheet card is 56 pt, not 44 (an iPhone in landscape shows the
             // sheet full screen, with the device's bar).
-            let inCard = device.idiom == .pad || orientation == .portrait
+            let inCard = geometry.idiom == .pad || orientation == .portrait
             let barHeight = inCard && !scenario.navigationBar.isLargeTitle ? LayoutResolver.sheetNavigationBarHeight
                 : navigationBarHeight
             views.navigationBarFrame = Rect(x: 0, y: sheetSafe.top, width: sheet.width, height: barHeight)
@@ -221,7 +242,7 @@ private struct LayoutResolver {
                 }
                 views.tab = node
                 views.rootParent = node
-                rootSafe.bottom = device.bars.tabBar[orientation] + safe.bottom
+                rootSafe.bottom = geometry.tabBar + safe.bottom
             }
             if container.hasNavigationBar {
                 let navigationSafe = EdgeInsets(top: safe.top, left: safe.left, bottom: rootSafe.bottom, right: safe.right)
@@ -320,7 +341,7 @@ private struct LayoutResolver {
         let sheet = sheetFrame()
         guard sheet.width > 0, sheet.height > 0 else {
             throw ScenarioFileError(at: scenario.source, field: "presentation",
-                                    message: "the sheet has no area on \(device.key) in \(orientation) (\(sheet))")
+                                    message: "the sheet has no area on \(deviceKey) in \(orientation) (\(sheet))")
         }
         return sheet
     }
@@ -329,7 +350,7 @@ private struct LayoutResolver {
     func sheetFrame() -> Rect {
         let width = window.frame.width, height = window.frame.height
         let safe = window.safeAreaInsets
-        guard device.idiom == .pad else {
+        guard geometry.idiom == .pad else {
             return Rect(x: 0, y: safe.top + 10, width: width, height: height - safe.top - 10)
         }
         let spec = scenario.presentation
@@ -467,7 +488,7 @@ private struct LayoutResolver {
                     let extent = horizontal ? reference.width : reference.height
                     throw ScenarioFileError(
                         at: child.frame.location, field: "\(child.path).frame.\(horizontal ? "width" : "height")",
-                        message: "resolves to \(formatted(size)) pt on \(device.key) in \(orientation)"
+                        message: "resolves to \(formatted(size)) pt on \(deviceKey) in \(orientation)"
                             + " (the reference is \(formatted(extent)) pt)")
                 }
             }

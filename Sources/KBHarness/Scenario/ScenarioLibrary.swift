@@ -96,9 +96,11 @@ public struct ScenarioLibrary: Sendable {
         self.strategies = strategies
         self.deviceIndex = deviceIndex
         self.scenarioIndex = scenarioIndex
-        for scenario in keptScenarios {
-            for error in validate(scenario, checkLayouts: checkLayouts) { errors.add(error) }
-        }
+        // Each scenario is checked on its own (laying it out is most of a large import's time), and the
+        // errors are gathered in file order.
+        let library = self
+        let found = keptScenarios.concurrentMap { scenario in library.validate(scenario, checkLayouts: checkLayouts) }
+        for error in found.joined() { errors.add(error) }
         if let failure = errors.failure { throw failure }
     }
 
@@ -124,13 +126,15 @@ public struct ScenarioLibrary: Sendable {
         }
         var fileDevices: [DeviceProfile] = []
         var scenarios: [Scenario] = []
-        for file in files where !isInterfaceBuilder(file) {
-            do {
-                switch try loadFile(path: file) {
-                case .devices(let list): fileDevices += list
-                case .scenario(let scenario): scenarios.append(scenario)
-                }
-            } catch {
+        // Files are read and decoded on every core, then taken in sorted order.
+        let contents = files.filter { !isInterfaceBuilder($0) }.concurrentMap { file in
+            Result { () throws(ScenarioLoadError) -> ScenarioFileContent in try loadFile(path: file) }
+        }
+        for content in contents {
+            switch content {
+            case .success(.devices(let list)): fileDevices += list
+            case .success(.scenario(let scenario)): scenarios.append(scenario)
+            case .failure(let error):
                 for item in error.errors { errors.add(item) }
                 errors.omitted += error.omitted
             }
@@ -470,10 +474,17 @@ public struct ScenarioLibrary: Sendable {
             }
         }
         if checkLayouts {
+            // Many profiles share a geometry (an OS variant, a model of the same size), and the layout reads
+            // a profile only through it: a geometry laid out once is laid out for every profile that has it.
+            // One that fails is laid out again on each such profile, whose key its message names.
+            var laidOut = Set<LayoutGeometry>()
             for device in selected {
                 for orientation in orientations {
+                    let geometry = LayoutGeometry(device, orientation)
+                    guard !laidOut.contains(geometry) else { continue }
                     do {
-                        _ = try scenario.resolve(on: device, orientation: orientation)
+                        _ = try scenario.resolve(on: geometry, deviceKey: device.key)
+                        laidOut.insert(geometry)
                     } catch {
                         errors.append(error)
                     }

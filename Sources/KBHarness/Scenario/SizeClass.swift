@@ -50,12 +50,17 @@ public struct SizeClasses: OptionSet, Hashable, Sendable {
     /// An iPad is regular in both, full screen; a form sheet or popover on it is compact in width (UIKit's
     /// presentation controllers override the presented controller's horizontal class).
     public static func of(_ device: DeviceProfile, _ orientation: Orientation, container: ContainerKind) -> SizeClasses {
-        switch device.idiom {
+        of(LayoutGeometry(device, orientation), container: container)
+    }
+
+    /// The size classes a content controller has on a device of `geometry`, shown in `container`.
+    static func of(_ geometry: LayoutGeometry, container: ContainerKind) -> SizeClasses {
+        switch geometry.idiom {
         case .pad:
             return SizeClasses(regularWidth: !container.isPresented, regularHeight: true)
         case .phone:
-            let landscape = orientation == .landscape
-            return SizeClasses(regularWidth: landscape && device.points.width >= 414, regularHeight: !landscape)
+            let landscape = geometry.orientation == .landscape
+            return SizeClasses(regularWidth: landscape && geometry.portraitWidth >= 414, regularHeight: !landscape)
         }
     }
 }

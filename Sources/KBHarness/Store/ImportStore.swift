@@ -38,6 +38,8 @@ extension HarnessStore {
     /// Expected values written in a changed scenario's file replace the current ones of the same
     /// scope; the replaced rows stay as history (`superseded_at`).
     public func importLibrary(_ library: ScenarioLibrary, dryRun: Bool = false) throws -> ImportSummary {
+        // Encoding the definitions is the import's own work, and each one encodes alone.
+        let definitions = library.scenarios.concurrentMap(\.canonicalJSON)
         do {
             return try write {
                 var summary = ImportSummary()
@@ -50,8 +52,10 @@ extension HarnessStore {
                 try existingDevices.forEachRow { row in
                     if let key = row.text(0), deviceIDs[key] == nil { deviceIDs[key] = row.int64(1) }
                 }
-                for scenario in library.scenarios {
-                    try upsert(scenario, deviceIDs: deviceIDs, now: now, summary: &summary)
+                let statements = try ScenarioStatements(self)
+                for (scenario, definition) in zip(library.scenarios, definitions) {
+                    try upsert(scenario, definition: definition, statements: statements, deviceIDs: deviceIDs, now: now,
+                               summary: &summary)
                 }
                 if dryRun { throw DryRunRollback(summary: summary) }
                 return summary
@@ -180,69 +184,47 @@ extension HarnessStore {
         return id
     }
 
-    private func upsert(_ scenario: Scenario, deviceIDs: [String: Int64], now: String,
-                        summary: inout ImportSummary) throws {
-        let definition = scenario.canonicalJSON
+    private func upsert(_ scenario: Scenario, definition: String, statements: ScenarioStatements,
+                        deviceIDs: [String: Int64], now: String, summary: inout ImportSummary) throws {
         let hash = DefinitionHash.fnv1a64(definition)
         let id: Int64
         // A removed scenario imported again comes back through the update below, which re-reads its file's
         // expected values (its old ones were superseded when it was removed).
-        let restore = try database.prepare("""
-            UPDATE scenario SET removed_at = NULL, definition_hash = '' WHERE key = ? AND removed_at IS NOT NULL
-            """)
-        try restore.bind(1, scenario.key)
-        try restore.execute()
-        if let current = try existing("scenario", key: scenario.key, definition: definition) {
+        try statements.restore.bind(1, scenario.key)
+        try statements.restore.execute()
+        try statements.existing.bind([.text(definition), .text(scenario.key)])
+        if let current = try statements.existing.mapRows({ (id: $0.int64(0), hash: $0.text(1) ?? "") }).first {
             if current.hash == hash {
                 summary.scenariosUnchanged += 1
                 return
             }
-            let update = try database.prepare("""
-                UPDATE scenario SET title = ?, description = ?, container = ?, definition = ?, definition_hash = ?,
-                                    source_file = ?, source_line = ?, updated_at = ?
-                WHERE id = ?
-                """)
-            try update.bind([.text(scenario.title), scenario.description.map(SQLiteValue.text) ?? .null,
-                             .text(scenario.container.rawValue), .text(definition), .text(hash),
-                             .text(scenario.source.file), .integer(Int64(scenario.source.line)), .text(now),
-                             .integer(current.id)])
-            try update.execute()
-            try database.execute("DELETE FROM scenario_tag WHERE scenario_id = \(current.id)")
+            try statements.update.bind([.text(scenario.title), scenario.description.map(SQLiteValue.text) ?? .null,
+                                        .text(scenario.container.rawValue), .text(definition), .text(hash),
+                                        .text(scenario.source.file), .integer(Int64(scenario.source.line)), .text(now),
+                                        .integer(current.id)])
+            try statements.update.execute()
+            try statements.deleteTags.bind([.integer(current.id)])
+            try statements.deleteTags.execute()
             // The file's expectations are re-read below; the old file rows become history.
-            let retire = try database.prepare("""
-                UPDATE expected SET superseded_at = ?
-                WHERE scenario_id = ? AND origin = 'file' AND superseded_at IS NULL
-                """)
-            try retire.bind([.text(now), .integer(current.id)])
-            try retire.execute()
+            try statements.retire.bind([.text(now), .integer(current.id)])
+            try statements.retire.execute()
             summary.expectedSuperseded += Int(database.changes)
             id = current.id
             summary.scenariosUpdated += 1
         } else {
-            let insert = try database.prepare("""
-                INSERT INTO scenario (key, title, description, container, definition, definition_hash,
-                                      source_file, source_line, imported_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            try insert.bind([.text(scenario.key), .text(scenario.title),
-                             scenario.description.map(SQLiteValue.text) ?? .null, .text(scenario.container.rawValue),
-                             .text(definition), .text(hash), .text(scenario.source.file),
-                             .integer(Int64(scenario.source.line)), .text(now), .text(now)])
-            try insert.execute()
+            try statements.insert.bind([.text(scenario.key), .text(scenario.title),
+                                        scenario.description.map(SQLiteValue.text) ?? .null,
+                                        .text(scenario.container.rawValue), .text(definition), .text(hash),
+                                        .text(scenario.source.file), .integer(Int64(scenario.source.line)), .text(now),
+                                        .text(now)])
+            try statements.insert.execute()
             id = database.lastInsertRowID
             summary.scenariosAdded += 1
         }
-        let tag = try database.prepare("INSERT OR IGNORE INTO scenario_tag (scenario_id, tag) VALUES (?, ?)")
         for name in scenario.tags {
-            try tag.bind([.integer(id), .text(name)])
-            try tag.execute()
+            try statements.tag.bind([.integer(id), .text(name)])
+            try statements.tag.execute()
         }
-        let supersede = try prepareSupersedeExpected()
-        let insertExpected = try database.prepare("""
-            INSERT INTO expected (scenario_id, device_id, orientation, keyboard, strategy, step, metric, value,
-                                  tolerance, origin, source, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'file', ?, ?)
-            """)
         for expectation in scenario.expectations {
             let devices: [Int64?] = expectation.devices.map { keys in keys.map { deviceIDs[$0] } } ?? [nil]
             for device in devices {
@@ -254,16 +236,72 @@ extension HarnessStore {
                         expectation.strategy.map(SQLiteValue.text) ?? .null,
                         .integer(Int64(expectation.step)),
                     ]
-                    try supersede.bind([.text(now), .integer(id)] + scope + [.text(value.metric.description)])
-                    try supersede.execute()
+                    try statements.supersede.bind([.text(now), .integer(id)] + scope + [.text(value.metric.description)])
+                    try statements.supersede.execute()
                     summary.expectedSuperseded += Int(database.changes)
-                    try insertExpected.bind([.integer(id)] + scope + [
+                    try statements.insertExpected.bind([.integer(id)] + scope + [
                         .text(value.metric.description), .real(value.value), .real(expectation.tolerance),
                         .text("\(value.location.file):\(value.location.line)"), .text(now)])
-                    try insertExpected.execute()
+                    try statements.insertExpected.execute()
                     summary.expectedAdded += 1
                 }
             }
         }
+    }
+}
+
+/// The statements an import runs for every scenario, prepared once for all of them.
+private struct ScenarioStatements {
+    /// Brings a removed scenario back, with an empty hash so that it is updated; binds (key).
+    let restore: Statement
+    /// The stored row of a key and its hash, or the empty hash when the stored text is not the definition:
+    /// a definition damaged in the database (or stored unreadable by an older kbharness) under an intact hash
+    /// is then replaced instead of counted unchanged; binds (definition, key).
+    let existing: Statement
+    /// Binds (key, title, description, container, definition, hash, file, line, imported, updated).
+    let insert: Statement
+    /// Binds (title, description, container, definition, hash, file, line, updated, id).
+    let update: Statement
+    /// Binds (scenario id).
+    let deleteTags: Statement
+    /// Retires the file's current expected values of a changed scenario; binds (now, scenario id).
+    let retire: Statement
+    /// Binds (scenario id, tag).
+    let tag: Statement
+    /// See `HarnessStore.prepareSupersedeExpected`.
+    let supersede: Statement
+    /// Binds (scenario, device, orientation, keyboard, strategy, step, metric, value, tolerance, source, created).
+    let insertExpected: Statement
+
+    init(_ store: HarnessStore) throws {
+        let database = store.database
+        restore = try database.prepare("""
+            UPDATE scenario SET removed_at = NULL, definition_hash = '' WHERE key = ? AND removed_at IS NOT NULL
+            """)
+        existing = try database.prepare("""
+            SELECT id, CASE WHEN definition = ? THEN definition_hash ELSE '' END FROM scenario WHERE key = ?
+            """)
+        insert = try database.prepare("""
+            INSERT INTO scenario (key, title, description, container, definition, definition_hash,
+                                  source_file, source_line, imported_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        update = try database.prepare("""
+            UPDATE scenario SET title = ?, description = ?, container = ?, definition = ?, definition_hash = ?,
+                                source_file = ?, source_line = ?, updated_at = ?
+            WHERE id = ?
+            """)
+        deleteTags = try database.prepare("DELETE FROM scenario_tag WHERE scenario_id = ?")
+        retire = try database.prepare("""
+            UPDATE expected SET superseded_at = ?
+            WHERE scenario_id = ? AND origin = 'file' AND superseded_at IS NULL
+            """)
+        tag = try database.prepare("INSERT OR IGNORE INTO scenario_tag (scenario_id, tag) VALUES (?, ?)")
+        supersede = try store.prepareSupersedeExpected()
+        insertExpected = try database.prepare("""
+            INSERT INTO expected (scenario_id, device_id, orientation, keyboard, strategy, step, metric, value,
+                                  tolerance, origin, source, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'file', ?, ?)
+            """)
     }
 }

@@ -31,7 +31,11 @@ extension HarnessStore {
         let storedDevices = Dictionary(try database.prepare("SELECT key, definition_hash FROM device")
             .mapRows { ($0.text(0) ?? "", $0.text(1) ?? "") }, uniquingKeysWith: { first, _ in first })
         var changed = Set<String>()
-        for scenario in library.scenarios where storedHash[scenario.key] != scenario.definitionHash {
+        // Only a stored scenario needs its definition encoded to tell; each one encodes alone.
+        let differs = library.scenarios.concurrentMap { scenario in
+            storedHash[scenario.key].map { $0 != scenario.definitionHash } ?? true
+        }
+        for (scenario, differs) in zip(library.scenarios, differs) where differs {
             changed.insert(scenario.source.file)
         }
         for device in library.devices where storedDevices[device.key] != device.definitionHash {
