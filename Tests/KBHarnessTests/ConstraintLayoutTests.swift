@@ -417,6 +417,28 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         #expect(try LayoutReport(try scenario(ConstraintLayoutTests.controls), on: try starterDevice("iphone-8"),
                                  orientation: .portrait).ambiguities.isEmpty)
     }
+    @Test func aLibrarysAmbiguityWarningsComeInScenarioOrder() throws {
+        func ambiguous(_ key: String, _ file: String) throws -> Scenario {
+            try scenario("""
+                key: \(key)
+                title: Ambiguous
+                views:
+                  - {id: a, kind: view}
+                constraints:
+                  - a.top == superview.top + 10
+                  - a.height == 20
+                  - a.width == 100
+                """, file: file)
+        }
+        // More scenarios than cores, so that laying them out on every core could reorder them.
+        let keys = (0..<9).map { "t/amb-\($0)" }
+        let library = try ScenarioLibrary(devices: [try starterDevice("iphone-8")],
+                                          scenarios: try keys.map { try ambiguous($0, "\($0.dropFirst(2)).yaml") }
+                                              + [try scenario(ConstraintLayoutTests.controls)])
+        #expect(library.ambiguityWarnings() == keys.map {
+            "\($0.dropFirst(2)).yaml:4: view 'a' is ambiguous horizontally: its constraints do not decide its x or width (on iphone-8 in portrait)"
+        })
+    }
 }
 
 /// A real screen: RxSwift's SimpleValidation scene (`../shared/real-screens`, MIT), written by hand as a
@@ -495,4 +517,5 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         }
         #expect(report.ambiguities.isEmpty, "\(report.ambiguities)")
     }
+
 }

@@ -106,12 +106,11 @@ extension ScenarioLibrary {
     /// Ambiguous layouts of the scenarios Auto Layout lays out, on the first device of each one's matrix in
     /// portrait (an ambiguity rarely depends on the device), as `file:line: view 'id' is ambiguous …` lines.
     public func ambiguityWarnings() -> [String] {
-        var warnings: [String] = []
-        for scenario in scenarios where scenario.usesAutoLayout {
+        // Laid out on every core, gathered in scenario order.
+        scenarios.filter(\.usesAutoLayout).concurrentMap { scenario -> [String] in
             guard let device = devices(for: scenario).first,
-                  let report = try? LayoutReport(scenario, on: device, orientation: .portrait) else { continue }
-            warnings += report.ambiguities.map { "\($0) (on \(device.key) in portrait)" }
-        }
-        return warnings
+                  let report = try? LayoutReport(scenario, on: device, orientation: .portrait) else { return [] }
+            return report.ambiguities.map { "\($0) (on \(device.key) in portrait)" }
+        }.flatMap { $0 }
     }
 }
