@@ -417,6 +417,7 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         #expect(try LayoutReport(try scenario(ConstraintLayoutTests.controls), on: try starterDevice("iphone-8"),
                                  orientation: .portrait).ambiguities.isEmpty)
     }
+
     @Test func aLibrarysAmbiguityWarningsComeInScenarioOrder() throws {
         func ambiguous(_ key: String, _ file: String) throws -> Scenario {
             try scenario("""
@@ -517,5 +518,4 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
         }
         #expect(report.ambiguities.isEmpty, "\(report.ambiguities)")
     }
-
 }
