@@ -55,8 +55,14 @@ struct ImportCommand: ParsableCommand {
             // A new database is created only once its files load: a failed first import left an empty one behind.
             let isNew = !FileManager.default.fileExists(atPath: store.path)
             let loadedFirst = isNew ? try ScenarioLibrary.load(paths: paths, steps: steps) : nil
-            let database = try store.open(create: true)
-            defer { database.close() }
+            // A dry run against a database that does not exist yet compares with an empty one, made in the
+            // temporary directory and removed after: it must leave no file where the database would be.
+            let scratch = isNew && dryRun ? NSTemporaryDirectory() + "kbharness-dry-run-\(UUID().uuidString).sqlite" : nil
+            let database = try scratch.map { try HarnessStore(path: $0) } ?? store.open(create: true)
+            defer {
+                database.close()
+                for suffix in ["", "-wal", "-shm"] { if let scratch { try? FileManager.default.removeItem(atPath: scratch + suffix) } }
+            }
             // Only the devices: a stored scenario that no longer parses must not stop the import that replaces it.
             let stored = try database.loadStoredDevices()
             for key in stored.unreadable {
