@@ -62,7 +62,7 @@ public enum MatrixBenchmark {
     private static func measure(name: String, library: ScenarioLibrary, cells: [MatrixRunner.PlannedCell]) throws -> Report {
         let path = NSTemporaryDirectory() + "kbharness-bench-\(UUID().uuidString).sqlite"
         defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            for suffix in ["", "-wal", "-shm", ".run-lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         let store = try HarnessStore(path: path)
         defer { store.close() }
@@ -99,7 +99,7 @@ public enum MatrixBenchmark {
         // The reference writes the same rows into a second, identical database.
         let referencePath = path + ".reference"
         defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: referencePath + suffix) }
+            for suffix in ["", "-wal", "-shm", ".run-lock"] { try? FileManager.default.removeItem(atPath: referencePath + suffix) }
         }
         let reference = try HarnessStore(path: referencePath)
         _ = try reference.importLibrary(library)
