@@ -106,6 +106,9 @@ struct BadInputCase: Sendable, CustomStringConvertible {
                                          "dangling-link", "link-loop", "non-utf8-name"]
 }
 
+/// The seeded database's directory, removed when the test process exits (a static lives until then).
+nonisolated(unsafe) private var seededScratch: String?
+
 /// `kbharness import` of every corpus case, as a real process against a database that already holds an
 /// import: the documented exit code, `file:line:column: field: message` on stderr, and a database file
 /// whose bytes are exactly those it had before.
@@ -117,6 +120,8 @@ struct BadInputCase: Sendable, CustomStringConvertible {
     static let seededDatabase: Result<String, TestFailure> = {
         do {
             let scratch = try Scratch()
+            seededScratch = scratch.path
+            atexit { if let directory = seededScratch { try? FileManager.default.removeItem(atPath: directory) } }
             let path = scratch.file("seed.sqlite")
             let result = try kbharness(["import", starterLibraryDirectory, "--db", path], in: scratch.path)
             guard result.status == 0 else { return .failure(TestFailure("seed import failed: \(result.stderr)")) }
