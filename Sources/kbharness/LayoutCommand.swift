@@ -42,18 +42,27 @@ struct LayoutCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let database = try store.open(forReading: true)
-            defer { database.close() }
-            let library = try database.loadLibrary().library
-            if device == "designed" {
+            // A scenario file needs no database: without one, it is laid out on a built-in device.
+            let library: ScenarioLibrary?
+            if device != "designed" && !FileManager.default.fileExists(atPath: store.path)
+                && FileManager.default.fileExists(atPath: scenario) {
+                library = nil
+            } else {
+                let database = try store.open(forReading: true)
+                defer { database.close() }
+                library = try database.loadLibrary().library
+            }
+            if device == "designed", let library {
                 try printDesigned(library)
                 return
             }
-            guard let profile = library.device(device) else {
-                throw HarnessError(.noInput, "no device '\(device)' in \(store.path) (see `kbharness devices`)")
+            guard let profile = try library.map({ $0.device(device) }) ?? BuiltInDevices.profile(device) else {
+                throw HarnessError(.noInput, library == nil
+                    ? "no built-in device '\(device)' (see `kbharness devices`; there is no database at \(store.path))"
+                    : "no device '\(device)' in \(store.path) (see `kbharness devices`)")
             }
             let chosen: Scenario
-            if let stored = library.scenario(scenario) {
+            if let stored = library?.scenario(scenario) {
                 chosen = stored
             } else if FileManager.default.fileExists(atPath: scenario) {
                 let text: String

@@ -284,6 +284,13 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
             """)
         let unknown = try kbharness(["layout", "t/none", "--db", database, "--device", "iphone-8"], in: scratch.url.path)
         #expect(unknown.status == 66)
+        // A file needs no database: laid out on the built-in device, the same numbers, and no database made.
+        let none = scratch.file("none.sqlite")
+        let builtIn = try kbharness(["layout", file, "--db", none, "--device", "iphone-8", "--format", "json"], in: scratch.url.path)
+        #expect(builtIn.status == 0 && builtIn.stdout == result.stdout, "\(builtIn.stderr)")
+        let noSuchDevice = try kbharness(["layout", file, "--db", none, "--device", "iphone-0"], in: scratch.url.path)
+        #expect(noSuchDevice.status == 66 && noSuchDevice.stderr.contains("no built-in device 'iphone-0'"))
+        #expect(!FileManager.default.fileExists(atPath: none))
     }
 
     // MARK: - Stack views
