@@ -476,12 +476,15 @@ public enum MatrixRunner {
         var reference: TimingReference
     }
 
-    /// A cell's correctness outcome with its state: canonical JSON (compared and hashed) and stored form.
+    /// A cell's correctness outcome with its state: the hash of its canonical JSON and its stored form.
     struct EvaluatedCell: Sendable {
         var outcome: CellOutcome
-        var state: String
         var stateHash: String
         var stored: StoredState
+
+        /// The canonical JSON, rebuilt from the stored form: only a state that differs from its reference or
+        /// its previous result is compared, so most cells never need it.
+        var state: String { stored.canonicalJSON ?? "" }
     }
 
     /// A batch's correctness phase, started at once on a background thread or run when its result is asked for.
@@ -522,6 +525,7 @@ public enum MatrixRunner {
             // Each thread takes a contiguous range, so consecutive keyboards of a scenario and device share
             // the thread's screen cache.
             let screens = ScreenCache()
+            var encoder = StateEncoder()
             for index in (worker * batch.count / jobs)..<((worker + 1) * batch.count / jobs) {
                 // A stop leaves the rest of the batch unevaluated; the caller then drops the whole batch.
                 if options.isCancelled?() == true { return }
@@ -530,9 +534,8 @@ public enum MatrixRunner {
                 var outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options,
                                        screens: screens)
                 outcome.wallNanoseconds = (ContinuousClock.now - started).inNanoseconds
-                let state = StateEncoding.encode(outcome.steps)
-                slots[index] = EvaluatedCell(outcome: outcome, state: state.canonical,
-                                             stateHash: DefinitionHash.fnv1a64(state.canonical), stored: state.stored)
+                let state = encoder.encode(outcome.steps)
+                slots[index] = EvaluatedCell(outcome: outcome, stateHash: state.hash, stored: state.stored)
                 if let report = options.progress { report(finished.increment(), progress.total) }
             }
         }
@@ -569,7 +572,8 @@ public enum MatrixRunner {
     /// Checks a cell's state against its reference snapshot and decides what the record mode records:
     /// a mismatch fails the cell (and is re-recorded by `failed` and `all`); a cell without a reference gets
     /// one unless the mode is `never`, and is `new` when nothing else (no expected value) asserts it.
-    static func judgeReference(_ outcome: inout CellOutcome, state: String, stateHash: String, reference: StoredReference?,
+    /// `state` is the canonical JSON, asked for only when the hashes differ (it is rebuilt from the stored form).
+    static func judgeReference(_ outcome: inout CellOutcome, state: @autoclosure () -> String, stateHash: String, reference: StoredReference?,
                                asserted: Bool, mode: RecordMode, definitionHashes: (scenario: String, device: String),
                                store: HarnessStore) throws {
         guard outcome.status != .error else { return }
@@ -585,7 +589,7 @@ public enum MatrixRunner {
             return
         }
         let differences = reference.stateHash == stateHash
-            ? [] : ReferenceDiff.differences(reference: try reference.state ?? store.resultState(reference.resultID) ?? "", actual: state)
+            ? [] : ReferenceDiff.differences(reference: try reference.state ?? store.resultState(reference.resultID) ?? "", actual: state())
         guard !differences.isEmpty else {
             outcome.reference = mode == .all ? .recorded : .match
             return

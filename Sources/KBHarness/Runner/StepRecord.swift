@@ -71,6 +71,36 @@ struct StepObserver {
     struct TrackedView {
         var name: String
         var id: NodeID
+        /// Its metrics' names, made once rather than at every step of every cell.
+        let metricNames: MetricNames
+
+        /// Tracks `id` under `name`.
+        init(name: String, id: NodeID) {
+            self.name = name
+            self.id = id
+            metricNames = MetricNames(name)
+        }
+    }
+
+    /// The names of a tracked view's metrics: `<name>.origin.x`, `<name>.contentOffset.y`, ….
+    struct MetricNames {
+        let originX, originY, minY, maxY: String
+        let placeholderX, placeholderY, placeholderWidth, placeholderHeight, placeholderVisible: String
+        let contentOffsetX, contentOffsetY, contentInsetTop, contentInsetBottom, indicatorInsetBottom: String
+        let adjustedInsetTop, adjustedInsetBottom: String
+
+        /// The names of view `name`'s metrics.
+        init(_ name: String) {
+            originX = name + ".origin.x"; originY = name + ".origin.y"
+            minY = name + ".minY"; maxY = name + ".maxY"
+            placeholderX = name + ".placeholder.x"; placeholderY = name + ".placeholder.y"
+            placeholderWidth = name + ".placeholder.width"; placeholderHeight = name + ".placeholder.height"
+            placeholderVisible = name + ".placeholder.visible"
+            contentOffsetX = name + ".contentOffset.x"; contentOffsetY = name + ".contentOffset.y"
+            contentInsetTop = name + ".contentInset.top"; contentInsetBottom = name + ".contentInset.bottom"
+            indicatorInsetBottom = name + ".indicatorInset.bottom"
+            adjustedInsetTop = name + ".adjustedInset.top"; adjustedInsetBottom = name + ".adjustedInset.bottom"
+        }
     }
 
     /// The content controller's root view (reported as `root`).
@@ -178,27 +208,28 @@ struct StepObserver {
         for view in trackedViews {
             let node = screen[view.id]
             let frame = screen.frameInWindow(view.id)
-            metrics.append(("\(view.name).origin.x", node.frame.origin.x))
-            metrics.append(("\(view.name).origin.y", node.frame.origin.y))
-            metrics.append(("\(view.name).minY", frame.minY))
-            metrics.append(("\(view.name).maxY", frame.maxY))
+            let named = view.metricNames
+            metrics.append((named.originX, node.frame.origin.x))
+            metrics.append((named.originY, node.frame.origin.y))
+            metrics.append((named.minY, frame.minY))
+            metrics.append((named.maxY, frame.maxY))
             if node.kind == .textView {
                 let placeholder = PlaceholderGeometry.of(view.id, in: screen)
-                metrics.append(("\(view.name).placeholder.x", placeholder.frame.x))
-                metrics.append(("\(view.name).placeholder.y", placeholder.frame.y))
-                metrics.append(("\(view.name).placeholder.width", placeholder.frame.width))
-                metrics.append(("\(view.name).placeholder.height", placeholder.frame.height))
-                metrics.append(("\(view.name).placeholder.visible", placeholder.isVisible ? 1 : 0))
+                metrics.append((named.placeholderX, placeholder.frame.x))
+                metrics.append((named.placeholderY, placeholder.frame.y))
+                metrics.append((named.placeholderWidth, placeholder.frame.width))
+                metrics.append((named.placeholderHeight, placeholder.frame.height))
+                metrics.append((named.placeholderVisible, placeholder.isVisible ? 1 : 0))
             }
             if node.kind.isScrollView {
-                metrics.append(("\(view.name).contentOffset.x", node.contentOffset.x))
-                metrics.append(("\(view.name).contentOffset.y", node.contentOffset.y))
-                metrics.append(("\(view.name).contentInset.top", node.contentInset.top))
-                metrics.append(("\(view.name).contentInset.bottom", node.contentInset.bottom))
-                metrics.append(("\(view.name).indicatorInset.bottom", node.verticalScrollIndicatorInsets.bottom))
+                metrics.append((named.contentOffsetX, node.contentOffset.x))
+                metrics.append((named.contentOffsetY, node.contentOffset.y))
+                metrics.append((named.contentInsetTop, node.contentInset.top))
+                metrics.append((named.contentInsetBottom, node.contentInset.bottom))
+                metrics.append((named.indicatorInsetBottom, node.verticalScrollIndicatorInsets.bottom))
                 let adjusted = screen.adjustedContentInset(of: view.id)
-                metrics.append(("\(view.name).adjustedInset.top", adjusted.top))
-                metrics.append(("\(view.name).adjustedInset.bottom", adjusted.bottom))
+                metrics.append((named.adjustedInsetTop, adjusted.top))
+                metrics.append((named.adjustedInsetBottom, adjusted.bottom))
             }
         }
 
