@@ -101,7 +101,7 @@ public struct CellRunner: Sendable {
             return CellOutcome(key: key, status: .error, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
                                message: error.description)
         }
-        var steps = record(compiled, expected: expected)
+        var steps = record(compiled, expected: expected, screens: screens)
         for index in steps.indices {
             let known = steps[index].failed.filter { invariant in
                 scenario.knownIssues.contains { $0.covers(invariant, step: index + 1, of: key) }
@@ -127,15 +127,21 @@ public struct CellRunner: Sendable {
                            minGap: gaps.min(), maxOcclusion: occlusions.max(), message: message)
     }
 
-    /// Applies the compiled steps to a fresh simulation, recording each step.
-    func record(_ compiled: Compiled, expected: [ExpectedValue]) -> [StepRecord] {
+    /// Applies the compiled steps to a fresh simulation, recording each step. The tracked views and the
+    /// restore baseline come from `screens` when given: every keyboard and strategy of the screen shares them.
+    func record(_ compiled: Compiled, expected: [ExpectedValue], screens: ScreenCache? = nil) -> [StepRecord] {
         let screen = compiled.initial.screen
         var simulation = Simulation(screen: screen, strategy: strategy)
+        let named = CellRunner.namedViews(expected)
+        let make = { ScreenCache.Observation(trackedViews: trackedViews(compiled.initial, named: named),
+                                             baseline: RestoreBaseline(screen), named: named) }
+        let observation = screens?.observation(scenario, on: device, orientation: key.orientation, named: named,
+                                               make: make) ?? make()
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
-                                    trackedViews: trackedViews(compiled.initial, expected: expected),
+                                    trackedViews: observation.trackedViews,
                                     names: screen.names, scenario: scenario, toolbar: scenario.options.toolbar,
                                     ownAccessories: compiled.ownAccessories)
-        let baseline = RestoreBaseline(screen)
+        let baseline = observation.baseline
         var keyboardWasShown = false
         var records: [StepRecord] = []
         records.reserveCapacity(compiled.steps.count)
@@ -164,14 +170,24 @@ public struct CellRunner: Sendable {
         return (compiled.initial, simulation, last?.action, last?.accessory)
     }
 
-    /// Scroll views and text views of the scenario, plus every view an expected value names.
-    func trackedViews(_ resolved: ResolvedScreen, expected: [ExpectedValue]) -> [StepObserver.TrackedView] {
-        let screen = resolved.screen
+    /// The views expected values name: what their metric names hold before the first dot.
+    static func namedViews(_ expected: [ExpectedValue]) -> Set<String> {
         var named = Set<String>()
         for value in expected {
             guard let dot = value.metric.firstIndex(of: ".") else { continue }
             named.insert(String(value.metric[..<dot]))
         }
+        return named
+    }
+
+    /// Scroll views and text views of the scenario, plus every view an expected value names.
+    func trackedViews(_ resolved: ResolvedScreen, expected: [ExpectedValue]) -> [StepObserver.TrackedView] {
+        trackedViews(resolved, named: CellRunner.namedViews(expected))
+    }
+
+    /// Scroll views and text views of the scenario, plus every view in `named`.
+    func trackedViews(_ resolved: ResolvedScreen, named: Set<String>) -> [StepObserver.TrackedView] {
+        let screen = resolved.screen
         var views: [StepObserver.TrackedView] = []
         // The root view is `$root` in the screen; the scenario may name it (`rootView: {id: …}`).
         if let alias = scenario.rootViewAlias, screen[resolved.contentRoot].kind.isScrollView || named.contains(alias) {

@@ -365,9 +365,10 @@ public enum MatrixRunner {
                 records.reserveCapacity(batch.count)
                 for (offset, (cell, result)) in zip(batch, evaluated).enumerated() {
                     let scenario = definitions[cell.scenario.key]!
+                    let keyText = cell.key.text
                     var outcome = result.outcome
                     try judgeReference(&outcome, state: result.state, stateHash: result.stateHash,
-                                       reference: scenario.references[cell.key.text],
+                                       reference: scenario.references[keyText],
                                        asserted: scenario.expected.contains { $0.applies(to: cell.key) },
                                        mode: options.record,
                                        definitionHashes: (stored.scenarioHashes[cell.scenario.key]!, stored.deviceHashes[cell.device.key]!),
@@ -387,12 +388,12 @@ public enum MatrixRunner {
                                               regressions: [])
                     // What the previous result stored need not be looked up again: its cell, and its state when
                     // the hash is the same (before `sameNumbersAsPrevious` may take this hash as its own).
-                    let earlier = scenario.previous[cell.key.text]
+                    let earlier = scenario.previous[keyText]
                     record.cellID = earlier?.cellID
                     if let earlier, earlier.stateHash == result.stateHash { record.stateID = earlier.stateID }
                     let previous = try sameNumbersAsPrevious(earlier, result, store: store)
                     record.regressions = findRegressions(record, previous: previous, environment: environment, options: options)
-                    record.replacesReference = scenario.references[cell.key.text] != nil
+                    record.replacesReference = scenario.references[keyText] != nil
                     records.append(record)
                 }
                 let pending = try store.writeResults(runID, records, recordMode: options.record)

@@ -280,11 +280,37 @@ struct ScenarioDriver {
 /// by device, orientation by orientation, keyboard by keyboard, so its keyboards (and a rotation's second
 /// orientation) reuse one layout instead of resolving it again. Used by one thread at a time.
 final class ScreenCache {
+    /// What the cells starting on one screen observe alike, whatever their keyboard or strategy.
+    struct Observation {
+        /// The views `StepObserver` records, their metric names made once for all those cells.
+        var trackedViews: [StepObserver.TrackedView]
+        /// What must come back once the keyboard is gone.
+        var baseline: RestoreBaseline
+        /// The view names the expected values it was made for mention (`CellRunner.namedViews`).
+        var named: Set<String>
+    }
+
     private var owner: (scenario: String, device: String)?
     private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
+    private var observations: [Orientation: Observation] = [:]
 
     /// An empty cache.
     init() {}
+
+    /// The observation of the screen `scenario` starts on in `orientation` (resolved through this cache just
+    /// before), made by `make` once per scenario, device, orientation and set of views named by expected values.
+    func observation(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation, named: Set<String>,
+                     make: () -> Observation) -> Observation {
+        if owner?.scenario != scenario.key || owner?.device != device.key {
+            owner = (scenario.key, device.key)
+            screens = [:]
+            observations = [:]
+        }
+        if let known = observations[orientation], known.named == named { return known }
+        let made = make()
+        observations[orientation] = made
+        return made
+    }
 
     /// `scenario` resolved on `device` in `orientation`, resolved once per scenario, device and orientation.
     func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
@@ -292,6 +318,7 @@ final class ScreenCache {
         if owner?.scenario != scenario.key || owner?.device != device.key {
             owner = (scenario.key, device.key)
             screens = [:]
+            observations = [:]
         }
         if let cached = screens[orientation] { return try cached.get() }
         do {
