@@ -80,13 +80,22 @@ public struct CellRunner: Sendable {
         var ownAccessories: Set<NodeID>
     }
 
-    /// Compiles the scenario's steps for this cell, reusing the screens of `screens` when given.
+    /// Compiles the scenario's steps for this cell, reusing the screens of `screens` when given, and the
+    /// steps it compiled for the cell before when that cell differs only in what compiling does not read (the
+    /// strategies of one keyboard, most of them).
     func compile(screens: ScreenCache? = nil) throws(ScenarioFileError) -> Compiled {
-        let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
-                                    cellOrientation: key.orientation, screens: screens,
-                                    toolbarArrivesLate: StrategyCatalog.version(key.strategy)?.attachesToolbarAtShow ?? false)
-        let (initial, steps, ownAccessories) = try driver.compile()
-        return Compiled(initial: initial, steps: steps, ownAccessories: ownAccessories)
+        let toolbarArrivesLate = StrategyCatalog.version(key.strategy)?.attachesToolbarAtShow ?? false
+        let make = { () throws(ScenarioFileError) -> Compiled in
+            let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
+                                        cellOrientation: key.orientation, screens: screens,
+                                        toolbarArrivesLate: toolbarArrivesLate)
+            let (initial, steps, ownAccessories) = try driver.compile()
+            return Compiled(initial: initial, steps: steps, ownAccessories: ownAccessories)
+        }
+        guard let screens else { return try make() }
+        let inputs = ScreenCache.CompileInputs(orientation: key.orientation, keyboard: key.keyboard,
+                                               toolbar: scenario.options.toolbar, toolbarArrivesLate: toolbarArrivesLate)
+        return try screens.compiled(scenario, on: device, inputs, make: make)
     }
 
     /// Runs every step, checking invariants and the expected values that apply to this cell.
@@ -226,19 +235,36 @@ public struct CellRunner: Sendable {
 
     /// Times the engine on this cell: warm-up, then `samples` samples of `batch` iterations each.
     public func measure(samples: Int, warmup: Int = 2, isCancelled: (@Sendable () -> Bool)? = nil) -> TimingSummary? {
-        guard let compiled = try? compile(), samples > 0 else { return nil }
-        let events = compiled.steps.flatMap(\.events)
+        measure(samples: samples, warmup: warmup, isCancelled: isCancelled, screens: nil)
+    }
+
+    /// `measure(samples:warmup:isCancelled:)`, resolving layouts through `screens`: the cells timed one after
+    /// another share a scenario's screens as the correctness phase does, instead of laying each out again.
+    func measure(samples: Int, warmup: Int = 2, isCancelled: (@Sendable () -> Bool)?, screens: ScreenCache?)
+        -> TimingSummary? {
+        guard samples > 0, let compiled = try? compile(screens: screens) else { return nil }
+        let events = EventTape(compiled.steps.flatMap(\.events))
         let screen = compiled.initial.screen
         let clock = ContinuousClock()
         var sink = 0.0
         func iteration() {
             var simulation = Simulation(screen: screen, strategy: strategy)
-            for event in events { simulation.apply(event) }
+            events.play(on: &simulation)
             sink += simulation.algorithm.movedDistance
         }
-        for _ in 0..<warmup { iteration() }
-        // Batch short cells so one sample lasts at least ~20 µs, well above the clock's resolution.
+        // The quickest warm-up iteration tells about how long one takes once warm.
+        var quickest = Int64.max
+        for _ in 0..<warmup {
+            let start = clock.now
+            iteration()
+            quickest = min(quickest, (clock.now - start).inNanoseconds)
+        }
+        // Batch short cells so one sample lasts at least ~20 µs, well above the clock's resolution: the smallest
+        // power of two that does. The search starts at the largest batch the warm-up predicts to fall short
+        // instead of at one (from one, the smaller batches tried on the way cost as much again as the last);
+        // starting below the prediction keeps a warm-up that ran fast from choosing a batch larger than needed.
         var batch = 1
+        while quickest < Int64.max && batch < 1 << 15 && Int64(batch) * 2 * max(quickest, 1) < 20_000 { batch *= 2 }
         while batch < 1 << 16 {
             let start = clock.now
             for _ in 0..<batch { iteration() }
@@ -256,5 +282,33 @@ public struct CellRunner: Sendable {
         }
         if sink.isNaN { values.append(0) }  // Keeps the work observable to the optimiser.
         return TimingSummary(warmup: warmup, batch: batch, samples: values)
+    }
+}
+
+/// A cell's events for the timing loop, in memory of their own. Each iteration hands every event to the engine
+/// where it lies: moved out and back, never copied. A `for` loop over an array copies each event first (a
+/// relayout's screen retained array by array), work a sample would measure as if it were the engine's.
+final class EventTape {
+    private let events: UnsafeMutableBufferPointer<Event>
+
+    /// A tape of `events`, in order.
+    init(_ events: [Event]) {
+        self.events = .allocate(capacity: events.count)
+        _ = self.events.initialize(from: events)
+    }
+
+    deinit {
+        events.deinitialize()
+        events.deallocate()
+    }
+
+    /// Applies every event, in order, to `simulation`.
+    func play(on simulation: inout Simulation) {
+        guard let base = events.baseAddress else { return }
+        for index in 0..<events.count {
+            let event = (base + index).move()
+            simulation.apply(event)
+            (base + index).initialize(to: consume event)
+        }
     }
 }

@@ -344,6 +344,8 @@ public enum MatrixRunner {
                 throw HarnessError(.interrupted, "interrupted after \(done) of \(total) cells; run \(metadata.uuid) is recorded as aborted")
             }
             var batchStart = 0
+            // The timing phase's layouts, resolved once per scenario, device and orientation.
+            let timingScreens = ScreenCache()
             var current: (batch: [PlannedCell], evaluation: Evaluation)?
             if let first = batches.next() {
                 try load(first)
@@ -377,7 +379,8 @@ public enum MatrixRunner {
                     if options.timingSamples > 0 && outcome.status != .error {
                         try stopIfCancelled(done: batchStart + offset)
                         timing = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device)?
-                            .measure(samples: options.timingSamples, isCancelled: options.isCancelled)
+                            .measure(samples: options.timingSamples, isCancelled: options.isCancelled,
+                                     screens: timingScreens)
                         try stopIfCancelled(done: batchStart + offset)
                     }
                     var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,

@@ -82,25 +82,47 @@ struct StepObserver {
         }
     }
 
-    /// The names of a tracked view's metrics: `<name>.origin.x`, `<name>.contentOffset.y`, ….
+    /// The names of a tracked view's metrics: `<name>.origin.x`, `<name>.contentOffset.y`, …, in one array, so
+    /// the view is copied (at every step) for one retain, not one per name.
     struct MetricNames {
-        let originX, originY, minY, maxY: String
-        let placeholderX, placeholderY, placeholderWidth, placeholderHeight, placeholderVisible: String
-        let contentOffsetX, contentOffsetY, contentInsetTop, contentInsetBottom, indicatorInsetBottom: String
-        let adjustedInsetTop, adjustedInsetBottom: String
+        /// One metric of a tracked view.
+        enum Part: Int, CaseIterable {
+            case originX, originY, minY, maxY
+            case placeholderX, placeholderY, placeholderWidth, placeholderHeight, placeholderVisible
+            case contentOffsetX, contentOffsetY, contentInsetTop, contentInsetBottom, indicatorInsetBottom
+            case adjustedInsetTop, adjustedInsetBottom
+
+            /// What follows the view's name.
+            var suffix: String {
+                switch self {
+                case .originX: ".origin.x"
+                case .originY: ".origin.y"
+                case .minY: ".minY"
+                case .maxY: ".maxY"
+                case .placeholderX: ".placeholder.x"
+                case .placeholderY: ".placeholder.y"
+                case .placeholderWidth: ".placeholder.width"
+                case .placeholderHeight: ".placeholder.height"
+                case .placeholderVisible: ".placeholder.visible"
+                case .contentOffsetX: ".contentOffset.x"
+                case .contentOffsetY: ".contentOffset.y"
+                case .contentInsetTop: ".contentInset.top"
+                case .contentInsetBottom: ".contentInset.bottom"
+                case .indicatorInsetBottom: ".indicatorInset.bottom"
+                case .adjustedInsetTop: ".adjustedInset.top"
+                case .adjustedInsetBottom: ".adjustedInset.bottom"
+                }
+            }
+        }
+
+        /// Every name, in `Part` order.
+        private let names: [String]
 
         /// The names of view `name`'s metrics.
-        init(_ name: String) {
-            originX = name + ".origin.x"; originY = name + ".origin.y"
-            minY = name + ".minY"; maxY = name + ".maxY"
-            placeholderX = name + ".placeholder.x"; placeholderY = name + ".placeholder.y"
-            placeholderWidth = name + ".placeholder.width"; placeholderHeight = name + ".placeholder.height"
-            placeholderVisible = name + ".placeholder.visible"
-            contentOffsetX = name + ".contentOffset.x"; contentOffsetY = name + ".contentOffset.y"
-            contentInsetTop = name + ".contentInset.top"; contentInsetBottom = name + ".contentInset.bottom"
-            indicatorInsetBottom = name + ".indicatorInset.bottom"
-            adjustedInsetTop = name + ".adjustedInset.top"; adjustedInsetBottom = name + ".adjustedInset.bottom"
-        }
+        init(_ name: String) { names = Part.allCases.map { name + $0.suffix } }
+
+        /// The name of one metric.
+        subscript(part: Part) -> String { names[part.rawValue] }
     }
 
     /// The content controller's root view (reported as `root`).
@@ -209,27 +231,27 @@ struct StepObserver {
             let node = screen[view.id]
             let frame = screen.frameInWindow(view.id)
             let named = view.metricNames
-            metrics.append((named.originX, node.frame.origin.x))
-            metrics.append((named.originY, node.frame.origin.y))
-            metrics.append((named.minY, frame.minY))
-            metrics.append((named.maxY, frame.maxY))
+            metrics.append((named[.originX], node.frame.origin.x))
+            metrics.append((named[.originY], node.frame.origin.y))
+            metrics.append((named[.minY], frame.minY))
+            metrics.append((named[.maxY], frame.maxY))
             if node.kind == .textView {
                 let placeholder = PlaceholderGeometry.of(view.id, in: screen)
-                metrics.append((named.placeholderX, placeholder.frame.x))
-                metrics.append((named.placeholderY, placeholder.frame.y))
-                metrics.append((named.placeholderWidth, placeholder.frame.width))
-                metrics.append((named.placeholderHeight, placeholder.frame.height))
-                metrics.append((named.placeholderVisible, placeholder.isVisible ? 1 : 0))
+                metrics.append((named[.placeholderX], placeholder.frame.x))
+                metrics.append((named[.placeholderY], placeholder.frame.y))
+                metrics.append((named[.placeholderWidth], placeholder.frame.width))
+                metrics.append((named[.placeholderHeight], placeholder.frame.height))
+                metrics.append((named[.placeholderVisible], placeholder.isVisible ? 1 : 0))
             }
             if node.kind.isScrollView {
-                metrics.append((named.contentOffsetX, node.contentOffset.x))
-                metrics.append((named.contentOffsetY, node.contentOffset.y))
-                metrics.append((named.contentInsetTop, node.contentInset.top))
-                metrics.append((named.contentInsetBottom, node.contentInset.bottom))
-                metrics.append((named.indicatorInsetBottom, node.verticalScrollIndicatorInsets.bottom))
+                metrics.append((named[.contentOffsetX], node.contentOffset.x))
+                metrics.append((named[.contentOffsetY], node.contentOffset.y))
+                metrics.append((named[.contentInsetTop], node.contentInset.top))
+                metrics.append((named[.contentInsetBottom], node.contentInset.bottom))
+                metrics.append((named[.indicatorInsetBottom], node.verticalScrollIndicatorInsets.bottom))
                 let adjusted = screen.adjustedContentInset(of: view.id)
-                metrics.append((named.adjustedInsetTop, adjusted.top))
-                metrics.append((named.adjustedInsetBottom, adjusted.bottom))
+                metrics.append((named[.adjustedInsetTop], adjusted.top))
+                metrics.append((named[.adjustedInsetBottom], adjusted.bottom))
             }
         }
 
