@@ -633,8 +633,36 @@ public enum MatrixRunner {
     /// A selected cell with its definitions.
     struct PlannedCell {
         var key: CellKey
-        var scenario: Scenario
-        var device: DeviceProfile
+        /// The definitions, shared by every cell of a scenario on a device: a cell is copied (into its batch, to
+        /// its thread, back for judging) for one retain, not one per string and array of the definitions.
+        private let definitions: Definitions
+        /// Its scenario.
+        var scenario: Scenario { definitions.scenario }
+        /// Its device.
+        var device: DeviceProfile { definitions.device }
+
+        /// The scenario and device of cells, held once for all of them.
+        final class Definitions: Sendable {
+            let scenario: Scenario
+            let device: DeviceProfile
+
+            /// Holds `scenario` and `device`.
+            init(scenario: Scenario, device: DeviceProfile) {
+                self.scenario = scenario
+                self.device = device
+            }
+        }
+
+        /// A cell of `definitions`.
+        init(key: CellKey, definitions: Definitions) {
+            self.key = key
+            self.definitions = definitions
+        }
+
+        /// A cell with definitions of its own.
+        init(key: CellKey, scenario: Scenario, device: DeviceProfile) {
+            self.init(key: key, definitions: Definitions(scenario: scenario, device: device))
+        }
     }
 
     /// Every selected cell, scenario by scenario in key order.
@@ -681,11 +709,14 @@ public enum MatrixRunner {
 
         /// The selected cells of one scenario.
         func cells(of scenario: Scenario) -> [PlannedCell] {
-            library.cells(for: scenario, strategies: selection.strategies).compactMap { cell in
+            // Cells come device by device: one set of definitions for each device's cells.
+            var shared: PlannedCell.Definitions?
+            return library.cells(for: scenario, strategies: selection.strategies).compactMap { cell in
                 guard selection.selects(cell), let device = library.device(cell.device) else { return nil }
                 let key = CellKey(scenario: scenario.key, device: cell.device, orientation: cell.orientation,
                                   keyboard: cell.keyboard, strategy: cell.strategy)
-                return PlannedCell(key: key, scenario: scenario, device: device)
+                if shared?.device.key != device.key { shared = PlannedCell.Definitions(scenario: scenario, device: device) }
+                return PlannedCell(key: key, definitions: shared!)
             }
         }
 
