@@ -259,17 +259,20 @@ public struct CellRunner: Sendable {
             iteration()
             quickest = min(quickest, (clock.now - start).inNanoseconds)
         }
-        // Batch short cells so one sample lasts at least ~20 µs, well above the clock's resolution: the smallest
-        // power of two that does. The search starts at the largest batch the warm-up predicts to fall short
-        // instead of at one (from one, the smaller batches tried on the way cost as much again as the last);
-        // starting below the prediction keeps a warm-up that ran fast from choosing a batch larger than needed.
-        var batch = 1
-        while quickest < Int64.max && batch < 1 << 15 && Int64(batch) * 2 * max(quickest, 1) < 20_000 { batch *= 2 }
-        while batch < 1 << 16 {
+        // Batch short cells so one sample lasts at least ~20 µs, well above the clock's resolution: about the
+        // fewest iterations that do, as the warm-up predicts, checked on a real batch. One that falls short grows
+        // to what its own time per iteration asks (by a quarter at least), so the samples last 20 µs and a
+        // little, where doubling from one made them last up to 40 µs and the search as long as one more sample.
+        let threshold: Int64 = 20_000, limit = 1 << 16
+        var batch = quickest < Int64.max ? Int(min(Int64(limit), (threshold + max(quickest, 1) - 1) / max(quickest, 1))) : 1
+        while batch < limit {
             let start = clock.now
             for _ in 0..<batch { iteration() }
-            if (clock.now - start).inNanoseconds >= 20_000 { break }
-            batch *= 2
+            let elapsed = (clock.now - start).inNanoseconds
+            if elapsed >= threshold { break }
+            let perIteration = max(1, elapsed / Int64(batch))
+            let asked = Int(min(Int64(limit), (threshold + perIteration - 1) / perIteration))
+            batch = min(limit, max(asked, batch + batch / 4 + 1))
         }
         var values: [Int64] = []
         values.reserveCapacity(samples)
