@@ -82,13 +82,14 @@ public enum MatrixBenchmark {
         var records: [ResultRecord] = []
         records.reserveCapacity(outcomes.count)
         var bytes = 0
+        var encoder = StateEncoder()
         for (outcome, cell) in zip(outcomes, cells) {
-            let state = StateEncoding.encode(outcome.steps)
+            let state = encoder.encode(outcome.steps)
             bytes += state.stored.steps.utf8.count
             records.append(ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
                                         deviceID: stored.deviceIDs[cell.device.key]!,
                                         scenarioHash: stored.scenarioHashes[cell.scenario.key]!, deviceHash: stored.deviceHashes[cell.device.key]!,
-                                        state: state.stored, stateHash: DefinitionHash.fnv1a64(state.canonical), timing: nil,
+                                        state: state.stored, stateHash: state.hash, timing: nil,
                                         regressions: []))
         }
         let runID = try store.beginRun(RunEnvironment.metadata(selection: RunSelection()))

@@ -154,6 +154,20 @@ public struct CellOutcome: Sendable {
         steps.reduce(0) { $0 + ($1.failed.contains(invariant) || $1.known.contains(invariant) ? 1 : 0) }
     }
 
+    /// `steps(breaking:)` of every invariant, in one pass over the steps: what every result row stores.
+    public var stepsBreakingEach: (covered: Int, aboveTopGuide: Int, notRestored: Int) {
+        var counts = (covered: 0, aboveTopGuide: 0, notRestored: 0)
+        for index in steps.indices {
+            let failed = steps[index].failed, known = steps[index].known
+            if failed.isEmpty && known.isEmpty { continue }
+            func breaks(_ invariant: Invariant) -> Int { failed.contains(invariant) || known.contains(invariant) ? 1 : 0 }
+            counts.covered += breaks(.covered)
+            counts.aboveTopGuide += breaks(.aboveTopGuide)
+            counts.notRestored += breaks(.notRestored)
+        }
+        return counts
+    }
+
     /// The per-step state as canonical JSON: an array, one object per step, keys sorted at every level (the
     /// text a reference file holds one step per line, so a state read back from git hashes as the run's own
     /// does). The database stores it as a `StoredState` (`StateEncoding`).

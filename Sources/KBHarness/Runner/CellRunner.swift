@@ -80,13 +80,22 @@ public struct CellRunner: Sendable {
         var ownAccessories: Set<NodeID>
     }
 
-    /// Compiles the scenario's steps for this cell, reusing the screens of `screens` when given.
+    /// Compiles the scenario's steps for this cell, reusing the screens of `screens` when given, and the
+    /// steps it compiled for the cell before when that cell differs only in what compiling does not read (the
+    /// strategies of one keyboard, most of them).
     func compile(screens: ScreenCache? = nil) throws(ScenarioFileError) -> Compiled {
-        let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
-                                    cellOrientation: key.orientation, screens: screens,
-                                    toolbarArrivesLate: StrategyCatalog.version(key.strategy)?.attachesToolbarAtShow ?? false)
-        let (initial, steps, ownAccessories) = try driver.compile()
-        return Compiled(initial: initial, steps: steps, ownAccessories: ownAccessories)
+        let toolbarArrivesLate = StrategyCatalog.version(key.strategy)?.attachesToolbarAtShow ?? false
+        let make = { () throws(ScenarioFileError) -> Compiled in
+            let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
+                                        cellOrientation: key.orientation, screens: screens,
+                                        toolbarArrivesLate: toolbarArrivesLate)
+            let (initial, steps, ownAccessories) = try driver.compile()
+            return Compiled(initial: initial, steps: steps, ownAccessories: ownAccessories)
+        }
+        guard let screens else { return try make() }
+        let inputs = ScreenCache.CompileInputs(orientation: key.orientation, keyboard: key.keyboard,
+                                               toolbar: scenario.options.toolbar, toolbarArrivesLate: toolbarArrivesLate)
+        return try screens.compiled(scenario, on: device, inputs, make: make)
     }
 
     /// Runs every step, checking invariants and the expected values that apply to this cell.
@@ -101,7 +110,7 @@ public struct CellRunner: Sendable {
             return CellOutcome(key: key, status: .error, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
                                message: error.description)
         }
-        var steps = record(compiled, expected: expected)
+        var steps = record(compiled, expected: expected, screens: screens)
         for index in steps.indices {
             let known = steps[index].failed.filter { invariant in
                 scenario.knownIssues.contains { $0.covers(invariant, step: index + 1, of: key) }
@@ -127,15 +136,21 @@ public struct CellRunner: Sendable {
                            minGap: gaps.min(), maxOcclusion: occlusions.max(), message: message)
     }
 
-    /// Applies the compiled steps to a fresh simulation, recording each step.
-    func record(_ compiled: Compiled, expected: [ExpectedValue]) -> [StepRecord] {
+    /// Applies the compiled steps to a fresh simulation, recording each step. The tracked views and the
+    /// restore baseline come from `screens` when given: every keyboard and strategy of the screen shares them.
+    func record(_ compiled: Compiled, expected: [ExpectedValue], screens: ScreenCache? = nil) -> [StepRecord] {
         let screen = compiled.initial.screen
         var simulation = Simulation(screen: screen, strategy: strategy)
+        let named = CellRunner.namedViews(expected)
+        let make = { ScreenCache.Observation(trackedViews: trackedViews(compiled.initial, named: named),
+                                             baseline: RestoreBaseline(screen), named: named) }
+        let observation = screens?.observation(scenario, on: device, orientation: key.orientation, named: named,
+                                               make: make) ?? make()
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
-                                    trackedViews: trackedViews(compiled.initial, expected: expected),
+                                    trackedViews: observation.trackedViews,
                                     names: screen.names, scenario: scenario, toolbar: scenario.options.toolbar,
                                     ownAccessories: compiled.ownAccessories)
-        let baseline = RestoreBaseline(screen)
+        let baseline = observation.baseline
         var keyboardWasShown = false
         var records: [StepRecord] = []
         records.reserveCapacity(compiled.steps.count)
@@ -164,14 +179,24 @@ public struct CellRunner: Sendable {
         return (compiled.initial, simulation, last?.action, last?.accessory)
     }
 
-    /// Scroll views and text views of the scenario, plus every view an expected value names.
-    func trackedViews(_ resolved: ResolvedScreen, expected: [ExpectedValue]) -> [StepObserver.TrackedView] {
-        let screen = resolved.screen
+    /// The views expected values name: what their metric names hold before the first dot.
+    static func namedViews(_ expected: [ExpectedValue]) -> Set<String> {
         var named = Set<String>()
         for value in expected {
             guard let dot = value.metric.firstIndex(of: ".") else { continue }
             named.insert(String(value.metric[..<dot]))
         }
+        return named
+    }
+
+    /// Scroll views and text views of the scenario, plus every view an expected value names.
+    func trackedViews(_ resolved: ResolvedScreen, expected: [ExpectedValue]) -> [StepObserver.TrackedView] {
+        trackedViews(resolved, named: CellRunner.namedViews(expected))
+    }
+
+    /// Scroll views and text views of the scenario, plus every view in `named`.
+    func trackedViews(_ resolved: ResolvedScreen, named: Set<String>) -> [StepObserver.TrackedView] {
+        let screen = resolved.screen
         var views: [StepObserver.TrackedView] = []
         // The root view is `$root` in the screen; the scenario may name it (`rootView: {id: …}`).
         if let alias = scenario.rootViewAlias, screen[resolved.contentRoot].kind.isScrollView || named.contains(alias) {
@@ -210,34 +235,44 @@ public struct CellRunner: Sendable {
 
     /// Times the engine on this cell: warm-up, then `samples` samples of `batch` iterations each.
     public func measure(samples: Int, warmup: Int = 2, isCancelled: (@Sendable () -> Bool)? = nil) -> TimingSummary? {
-        guard let compiled = try? compile(), samples > 0 else { return nil }
-        let events = compiled.steps.flatMap(\.events)
+        measure(samples: samples, warmup: warmup, isCancelled: isCancelled, screens: nil)
+    }
+
+    /// `measure(samples:warmup:isCancelled:)`, resolving layouts through `screens`: the cells timed one after
+    /// another share a scenario's screens as the correctness phase does, instead of laying each out again.
+    func measure(samples: Int, warmup: Int = 2, isCancelled: (@Sendable () -> Bool)?, screens: ScreenCache?)
+        -> TimingSummary? {
+        guard samples > 0, let compiled = try? compile(screens: screens) else { return nil }
+        let events = EventTape(compiled.steps.flatMap(\.events))
         let screen = compiled.initial.screen
         let clock = ContinuousClock()
         var sink = 0.0
         func iteration() {
             var simulation = Simulation(screen: screen, strategy: strategy)
-            for event in events { simulation.apply(event) }
+            events.play(on: &simulation)
             sink += simulation.algorithm.movedDistance
         }
-        for _ in 0..<warmup { iteration() }
-        // Batch short cells so one sample lasts about 20 µs, well above the clock's resolution: doubling until a
-        // batch lasts 2 µs, then as many iterations as that rate needs for 20 µs. (Doubling on to 20 µs made
-        // samples last 20–40 µs, 30 on average, which is half again the time for the same resolution.)
-        let sampleNanoseconds: Int64 = 20_000, maximumBatch = 1 << 16
-        var batch = 1
-        while batch < maximumBatch {
+        // The quickest warm-up iteration tells about how long one takes once warm.
+        var quickest = Int64.max
+        for _ in 0..<warmup {
+            let start = clock.now
+            iteration()
+            quickest = min(quickest, (clock.now - start).inNanoseconds)
+        }
+        // Batch short cells so one sample lasts at least ~20 µs, well above the clock's resolution: about the
+        // fewest iterations that do, as the warm-up predicts, checked on a real batch. One that falls short grows
+        // to what its own time per iteration asks (by a quarter at least), so the samples last 20 µs and a
+        // little, where doubling from one made them last up to 40 µs and the search as long as one more sample.
+        let threshold: Int64 = 20_000, limit = 1 << 16
+        var batch = quickest < Int64.max ? Int(min(Int64(limit), (threshold + max(quickest, 1) - 1) / max(quickest, 1))) : 1
+        while batch < limit {
             let start = clock.now
             for _ in 0..<batch { iteration() }
             let elapsed = (clock.now - start).inNanoseconds
-            if elapsed >= sampleNanoseconds / 10 {
-                if elapsed < sampleNanoseconds {
-                    let needed = (sampleNanoseconds * Int64(batch) + elapsed - 1) / elapsed
-                    batch = Int(min(Int64(maximumBatch), needed))
-                }
-                break
-            }
-            batch *= 2
+            if elapsed >= threshold { break }
+            let perIteration = max(1, elapsed / Int64(batch))
+            let asked = Int(min(Int64(limit), (threshold + perIteration - 1) / perIteration))
+            batch = min(limit, max(asked, batch + batch / 4 + 1))
         }
         var values: [Int64] = []
         values.reserveCapacity(samples)
@@ -250,5 +285,33 @@ public struct CellRunner: Sendable {
         }
         if sink.isNaN { values.append(0) }  // Keeps the work observable to the optimiser.
         return TimingSummary(warmup: warmup, batch: batch, samples: values)
+    }
+}
+
+/// A cell's events for the timing loop, in memory of their own. Each iteration hands every event to the engine
+/// where it lies: moved out and back, never copied. A `for` loop over an array copies each event first (a
+/// relayout's screen retained array by array), work a sample would measure as if it were the engine's.
+final class EventTape {
+    private let events: UnsafeMutableBufferPointer<Event>
+
+    /// A tape of `events`, in order.
+    init(_ events: [Event]) {
+        self.events = .allocate(capacity: events.count)
+        _ = self.events.initialize(from: events)
+    }
+
+    deinit {
+        events.deinitialize()
+        events.deallocate()
+    }
+
+    /// Applies every event, in order, to `simulation`.
+    func play(on simulation: inout Simulation) {
+        guard let base = events.baseAddress else { return }
+        for index in 0..<events.count {
+            let event = (base + index).move()
+            simulation.apply(event)
+            (base + index).initialize(to: consume event)
+        }
     }
 }

@@ -34,14 +34,20 @@ struct AccessoryRule {
     let toolbarHeight: Double
 
     /// The rule for `scenario` on `device`; node ids come from `resolved`, the same in every orientation.
-    init(scenario: Scenario, resolved: ResolvedScreen, device: DeviceProfile) {
+    /// `declared`, when given, is `AccessoryRule.declared(scenario, resolved:)` worked out before.
+    init(scenario: Scenario, resolved: ResolvedScreen, device: DeviceProfile, declared: [NodeID: Double]? = nil) {
+        self.declared = declared ?? AccessoryRule.declared(scenario, resolved: resolved)
+        toolbar = scenario.options.toolbar
+        toolbarHeight = device.os.iqToolbarHeight
+    }
+
+    /// The accessory heights `scenario` declares, by the node of `resolved` they belong to.
+    static func declared(_ scenario: Scenario, resolved: ResolvedScreen) -> [NodeID: Double] {
         var declared: [NodeID: Double] = [:]
         for (id, height) in scenario.declaredAccessoryHeights {
             if let node = resolved.node(id) { declared[node] = height }
         }
-        self.declared = declared
-        toolbar = scenario.options.toolbar
-        toolbarHeight = device.os.iqToolbarHeight
+        return declared
     }
 
     /// The accessory shown while `input` is focused; nil for no input or no accessory.

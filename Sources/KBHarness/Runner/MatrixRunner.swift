@@ -344,6 +344,8 @@ public enum MatrixRunner {
                 throw HarnessError(.interrupted, "interrupted after \(done) of \(total) cells; run \(metadata.uuid) is recorded as aborted")
             }
             var batchStart = 0
+            // The timing phase's layouts, resolved once per scenario, device and orientation.
+            let timingScreens = ScreenCache()
             var current: (batch: [PlannedCell], evaluation: Evaluation)?
             if let first = batches.next() {
                 try load(first)
@@ -365,9 +367,10 @@ public enum MatrixRunner {
                 records.reserveCapacity(batch.count)
                 for (offset, (cell, result)) in zip(batch, evaluated).enumerated() {
                     let scenario = definitions[cell.scenario.key]!
+                    let keyText = cell.key.text
                     var outcome = result.outcome
                     try judgeReference(&outcome, state: result.state, stateHash: result.stateHash,
-                                       reference: scenario.references[cell.key.text],
+                                       reference: scenario.references[keyText],
                                        asserted: scenario.expected.contains { $0.applies(to: cell.key) },
                                        mode: options.record,
                                        definitionHashes: (stored.scenarioHashes[cell.scenario.key]!, stored.deviceHashes[cell.device.key]!),
@@ -376,7 +379,8 @@ public enum MatrixRunner {
                     if options.timingSamples > 0 && outcome.status != .error {
                         try stopIfCancelled(done: batchStart + offset)
                         timing = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device)?
-                            .measure(samples: options.timingSamples, isCancelled: options.isCancelled)
+                            .measure(samples: options.timingSamples, isCancelled: options.isCancelled,
+                                     screens: timingScreens)
                         try stopIfCancelled(done: batchStart + offset)
                     }
                     var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
@@ -387,12 +391,12 @@ public enum MatrixRunner {
                                               regressions: [])
                     // What the previous result stored need not be looked up again: its cell, and its state when
                     // the hash is the same (before `sameNumbersAsPrevious` may take this hash as its own).
-                    let earlier = scenario.previous[cell.key.text]
+                    let earlier = scenario.previous[keyText]
                     record.cellID = earlier?.cellID
                     if let earlier, earlier.stateHash == result.stateHash { record.stateID = earlier.stateID }
                     let previous = try sameNumbersAsPrevious(earlier, result, store: store)
                     record.regressions = findRegressions(record, previous: previous, environment: environment, options: options)
-                    record.replacesReference = scenario.references[cell.key.text] != nil
+                    record.replacesReference = scenario.references[keyText] != nil
                     records.append(record)
                 }
                 let pending = try store.writeResults(runID, records, recordMode: options.record)
@@ -476,12 +480,15 @@ public enum MatrixRunner {
         var reference: TimingReference
     }
 
-    /// A cell's correctness outcome with its state: canonical JSON (compared and hashed) and stored form.
+    /// A cell's correctness outcome with its state: the hash of its canonical JSON and its stored form.
     struct EvaluatedCell: Sendable {
         var outcome: CellOutcome
-        var state: String
         var stateHash: String
         var stored: StoredState
+
+        /// The canonical JSON, rebuilt from the stored form: only a state that differs from its reference or
+        /// its previous result is compared, so most cells never need it.
+        var state: String { stored.canonicalJSON ?? "" }
     }
 
     /// A batch's correctness phase, started at once on a background thread or run when its result is asked for.
@@ -522,6 +529,7 @@ public enum MatrixRunner {
             // Each thread takes a contiguous range, so consecutive keyboards of a scenario and device share
             // the thread's screen cache.
             let screens = ScreenCache()
+            var encoder = StateEncoder()
             for index in (worker * batch.count / jobs)..<((worker + 1) * batch.count / jobs) {
                 // A stop leaves the rest of the batch unevaluated; the caller then drops the whole batch.
                 if options.isCancelled?() == true { return }
@@ -530,9 +538,8 @@ public enum MatrixRunner {
                 var outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options,
                                        screens: screens)
                 outcome.wallNanoseconds = (ContinuousClock.now - started).inNanoseconds
-                let state = StateEncoding.encode(outcome.steps)
-                slots[index] = EvaluatedCell(outcome: outcome, state: state.canonical,
-                                             stateHash: DefinitionHash.fnv1a64(state.canonical), stored: state.stored)
+                let state = encoder.encode(outcome.steps)
+                slots[index] = EvaluatedCell(outcome: outcome, stateHash: state.hash, stored: state.stored)
                 if let report = options.progress { report(finished.increment(), progress.total) }
             }
         }
@@ -569,7 +576,8 @@ public enum MatrixRunner {
     /// Checks a cell's state against its reference snapshot and decides what the record mode records:
     /// a mismatch fails the cell (and is re-recorded by `failed` and `all`); a cell without a reference gets
     /// one unless the mode is `never`, and is `new` when nothing else (no expected value) asserts it.
-    static func judgeReference(_ outcome: inout CellOutcome, state: String, stateHash: String, reference: StoredReference?,
+    /// `state` is the canonical JSON, asked for only when the hashes differ (it is rebuilt from the stored form).
+    static func judgeReference(_ outcome: inout CellOutcome, state: @autoclosure () -> String, stateHash: String, reference: StoredReference?,
                                asserted: Bool, mode: RecordMode, definitionHashes: (scenario: String, device: String),
                                store: HarnessStore) throws {
         guard outcome.status != .error else { return }
@@ -585,7 +593,7 @@ public enum MatrixRunner {
             return
         }
         let differences = reference.stateHash == stateHash
-            ? [] : ReferenceDiff.differences(reference: try reference.state ?? store.resultState(reference.resultID) ?? "", actual: state)
+            ? [] : ReferenceDiff.differences(reference: try reference.state ?? store.resultState(reference.resultID) ?? "", actual: state())
         guard !differences.isEmpty else {
             outcome.reference = mode == .all ? .recorded : .match
             return
@@ -625,8 +633,36 @@ public enum MatrixRunner {
     /// A selected cell with its definitions.
     struct PlannedCell {
         var key: CellKey
-        var scenario: Scenario
-        var device: DeviceProfile
+        /// The definitions, shared by every cell of a scenario on a device: a cell is copied (into its batch, to
+        /// its thread, back for judging) for one retain, not one per string and array of the definitions.
+        private let definitions: Definitions
+        /// Its scenario.
+        var scenario: Scenario { definitions.scenario }
+        /// Its device.
+        var device: DeviceProfile { definitions.device }
+
+        /// The scenario and device of cells, held once for all of them.
+        final class Definitions: Sendable {
+            let scenario: Scenario
+            let device: DeviceProfile
+
+            /// Holds `scenario` and `device`.
+            init(scenario: Scenario, device: DeviceProfile) {
+                self.scenario = scenario
+                self.device = device
+            }
+        }
+
+        /// A cell of `definitions`.
+        init(key: CellKey, definitions: Definitions) {
+            self.key = key
+            self.definitions = definitions
+        }
+
+        /// A cell with definitions of its own.
+        init(key: CellKey, scenario: Scenario, device: DeviceProfile) {
+            self.init(key: key, definitions: Definitions(scenario: scenario, device: device))
+        }
     }
 
     /// Every selected cell, scenario by scenario in key order.
@@ -673,11 +709,14 @@ public enum MatrixRunner {
 
         /// The selected cells of one scenario.
         func cells(of scenario: Scenario) -> [PlannedCell] {
-            library.cells(for: scenario, strategies: selection.strategies).compactMap { cell in
+            // Cells come device by device: one set of definitions for each device's cells.
+            var shared: PlannedCell.Definitions?
+            return library.cells(for: scenario, strategies: selection.strategies).compactMap { cell in
                 guard selection.selects(cell), let device = library.device(cell.device) else { return nil }
                 let key = CellKey(scenario: scenario.key, device: cell.device, orientation: cell.orientation,
                                   keyboard: cell.keyboard, strategy: cell.strategy)
-                return PlannedCell(key: key, scenario: scenario, device: device)
+                if shared?.device.key != device.key { shared = PlannedCell.Definitions(scenario: scenario, device: device) }
+                return PlannedCell(key: key, definitions: shared!)
             }
         }
 

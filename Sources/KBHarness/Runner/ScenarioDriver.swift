@@ -74,7 +74,8 @@ struct ScenarioDriver {
             self.cache = cache
             resolved = try State.resolve(scenario, on: device, orientation: orientation, cache: cache)
             screens[orientation] = resolved
-            accessories = AccessoryRule(scenario: scenario, resolved: resolved, device: device)
+            accessories = AccessoryRule(scenario: scenario, resolved: resolved, device: device,
+                                        declared: cache?.declaredAccessories(scenario, resolved: resolved))
         }
 
         /// The screen in `orientation`, through the cache when there is one.
@@ -280,19 +281,83 @@ struct ScenarioDriver {
 /// by device, orientation by orientation, keyboard by keyboard, so its keyboards (and a rotation's second
 /// orientation) reuse one layout instead of resolving it again. Used by one thread at a time.
 final class ScreenCache {
+    /// What the cells starting on one screen observe alike, whatever their keyboard or strategy.
+    struct Observation {
+        /// The views `StepObserver` records, their metric names made once for all those cells.
+        var trackedViews: [StepObserver.TrackedView]
+        /// What must come back once the keyboard is gone.
+        var baseline: RestoreBaseline
+        /// The view names the expected values it was made for mention (`CellRunner.namedViews`).
+        var named: Set<String>
+    }
+
+    /// Everything compiling a cell's steps reads besides its scenario's screens, steps and device: cells
+    /// that agree on these compile to the same events (`StrategyCatalog.scenario` changes only the toolbar).
+    struct CompileInputs: Equatable {
+        var orientation: Orientation
+        var keyboard: KeyboardKind
+        var toolbar: ToolbarOptions
+        var toolbarArrivesLate: Bool
+    }
+
     private var owner: (scenario: String, device: String)?
     private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
+    private var observations: [Orientation: Observation] = [:]
+    /// The last cell compiled: the next strategy of the same keyboard usually compiles the same.
+    private var lastCompiled: (inputs: CompileInputs, result: Result<CellRunner.Compiled, ScenarioFileError>)?
+    /// `AccessoryRule.declared` of the scenario on the device: node ids are the same in every orientation.
+    private var declared: [NodeID: Double]?
+
+    /// The accessory heights the scenario declares by node (`AccessoryRule.declared`), worked out once per
+    /// scenario and device; `resolved` is a screen this cache just resolved.
+    func declaredAccessories(_ scenario: Scenario, resolved: ResolvedScreen) -> [NodeID: Double] {
+        if let declared { return declared }
+        let made = AccessoryRule.declared(scenario, resolved: resolved)
+        declared = made
+        return made
+    }
 
     /// An empty cache.
     init() {}
 
+    /// The compiled steps of a cell of `scenario` on `device` with `inputs`, compiled by `make` unless the cell
+    /// before had the same.
+    func compiled(_ scenario: Scenario, on device: DeviceProfile, _ inputs: CompileInputs,
+                  make: () throws(ScenarioFileError) -> CellRunner.Compiled) throws(ScenarioFileError)
+        -> CellRunner.Compiled {
+        own(scenario, device)
+        if let last = lastCompiled, last.inputs == inputs { return try last.result.get() }
+        let result: Result<CellRunner.Compiled, ScenarioFileError>
+        do { result = .success(try make()) } catch { result = .failure(error) }
+        lastCompiled = (inputs, result)
+        return try result.get()
+    }
+
+    /// Forgets everything of another scenario or device.
+    private func own(_ scenario: Scenario, _ device: DeviceProfile) {
+        guard owner?.scenario != scenario.key || owner?.device != device.key else { return }
+        owner = (scenario.key, device.key)
+        screens = [:]
+        observations = [:]
+        declared = nil
+        lastCompiled = nil
+    }
+
+    /// The observation of the screen `scenario` starts on in `orientation` (resolved through this cache just
+    /// before), made by `make` once per scenario, device, orientation and set of views named by expected values.
+    func observation(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation, named: Set<String>,
+                     make: () -> Observation) -> Observation {
+        own(scenario, device)
+        if let known = observations[orientation], known.named == named { return known }
+        let made = make()
+        observations[orientation] = made
+        return made
+    }
+
     /// `scenario` resolved on `device` in `orientation`, resolved once per scenario, device and orientation.
     func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
         -> ResolvedScreen {
-        if owner?.scenario != scenario.key || owner?.device != device.key {
-            owner = (scenario.key, device.key)
-            screens = [:]
-        }
+        own(scenario, device)
         if let cached = screens[orientation] { return try cached.get() }
         do {
             let screen = try scenario.resolve(on: device, orientation: orientation)

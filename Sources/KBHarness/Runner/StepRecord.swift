@@ -71,6 +71,58 @@ struct StepObserver {
     struct TrackedView {
         var name: String
         var id: NodeID
+        /// Its metrics' names, made once rather than at every step of every cell.
+        let metricNames: MetricNames
+
+        /// Tracks `id` under `name`.
+        init(name: String, id: NodeID) {
+            self.name = name
+            self.id = id
+            metricNames = MetricNames(name)
+        }
+    }
+
+    /// The names of a tracked view's metrics: `<name>.origin.x`, `<name>.contentOffset.y`, …, in one array, so
+    /// the view is copied (at every step) for one retain, not one per name.
+    struct MetricNames {
+        /// One metric of a tracked view.
+        enum Part: Int, CaseIterable {
+            case originX, originY, minY, maxY
+            case placeholderX, placeholderY, placeholderWidth, placeholderHeight, placeholderVisible
+            case contentOffsetX, contentOffsetY, contentInsetTop, contentInsetBottom, indicatorInsetBottom
+            case adjustedInsetTop, adjustedInsetBottom
+
+            /// What follows the view's name.
+            var suffix: String {
+                switch self {
+                case .originX: ".origin.x"
+                case .originY: ".origin.y"
+                case .minY: ".minY"
+                case .maxY: ".maxY"
+                case .placeholderX: ".placeholder.x"
+                case .placeholderY: ".placeholder.y"
+                case .placeholderWidth: ".placeholder.width"
+                case .placeholderHeight: ".placeholder.height"
+                case .placeholderVisible: ".placeholder.visible"
+                case .contentOffsetX: ".contentOffset.x"
+                case .contentOffsetY: ".contentOffset.y"
+                case .contentInsetTop: ".contentInset.top"
+                case .contentInsetBottom: ".contentInset.bottom"
+                case .indicatorInsetBottom: ".indicatorInset.bottom"
+                case .adjustedInsetTop: ".adjustedInset.top"
+                case .adjustedInsetBottom: ".adjustedInset.bottom"
+                }
+            }
+        }
+
+        /// Every name, in `Part` order.
+        private let names: [String]
+
+        /// The names of view `name`'s metrics.
+        init(_ name: String) { names = Part.allCases.map { name + $0.suffix } }
+
+        /// The name of one metric.
+        subscript(part: Part) -> String { names[part.rawValue] }
     }
 
     /// The content controller's root view (reported as `root`).
@@ -178,27 +230,28 @@ struct StepObserver {
         for view in trackedViews {
             let node = screen[view.id]
             let frame = screen.frameInWindow(view.id)
-            metrics.append(("\(view.name).origin.x", node.frame.origin.x))
-            metrics.append(("\(view.name).origin.y", node.frame.origin.y))
-            metrics.append(("\(view.name).minY", frame.minY))
-            metrics.append(("\(view.name).maxY", frame.maxY))
+            let named = view.metricNames
+            metrics.append((named[.originX], node.frame.origin.x))
+            metrics.append((named[.originY], node.frame.origin.y))
+            metrics.append((named[.minY], frame.minY))
+            metrics.append((named[.maxY], frame.maxY))
             if node.kind == .textView {
                 let placeholder = PlaceholderGeometry.of(view.id, in: screen)
-                metrics.append(("\(view.name).placeholder.x", placeholder.frame.x))
-                metrics.append(("\(view.name).placeholder.y", placeholder.frame.y))
-                metrics.append(("\(view.name).placeholder.width", placeholder.frame.width))
-                metrics.append(("\(view.name).placeholder.height", placeholder.frame.height))
-                metrics.append(("\(view.name).placeholder.visible", placeholder.isVisible ? 1 : 0))
+                metrics.append((named[.placeholderX], placeholder.frame.x))
+                metrics.append((named[.placeholderY], placeholder.frame.y))
+                metrics.append((named[.placeholderWidth], placeholder.frame.width))
+                metrics.append((named[.placeholderHeight], placeholder.frame.height))
+                metrics.append((named[.placeholderVisible], placeholder.isVisible ? 1 : 0))
             }
             if node.kind.isScrollView {
-                metrics.append(("\(view.name).contentOffset.x", node.contentOffset.x))
-                metrics.append(("\(view.name).contentOffset.y", node.contentOffset.y))
-                metrics.append(("\(view.name).contentInset.top", node.contentInset.top))
-                metrics.append(("\(view.name).contentInset.bottom", node.contentInset.bottom))
-                metrics.append(("\(view.name).indicatorInset.bottom", node.verticalScrollIndicatorInsets.bottom))
+                metrics.append((named[.contentOffsetX], node.contentOffset.x))
+                metrics.append((named[.contentOffsetY], node.contentOffset.y))
+                metrics.append((named[.contentInsetTop], node.contentInset.top))
+                metrics.append((named[.contentInsetBottom], node.contentInset.bottom))
+                metrics.append((named[.indicatorInsetBottom], node.verticalScrollIndicatorInsets.bottom))
                 let adjusted = screen.adjustedContentInset(of: view.id)
-                metrics.append(("\(view.name).adjustedInset.top", adjusted.top))
-                metrics.append(("\(view.name).adjustedInset.bottom", adjusted.bottom))
+                metrics.append((named[.adjustedInsetTop], adjusted.top))
+                metrics.append((named[.adjustedInsetBottom], adjusted.bottom))
             }
         }
 

@@ -133,4 +133,25 @@ public enum DefinitionHash {
         }
         return hash
     }
+
+    /// 64-bit FNV-1a of `bytes`: `fnv1a64Value` of the text they are the UTF-8 of, without a `String`.
+    public static func fnv1a64Value(bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// A hash as `fnv1a64` writes it: 16 lower-case hex digits.
+    public static func hex(_ hash: UInt64) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+            for index in 0..<16 {
+                let nibble = UInt8((hash >> (60 - 4 * UInt64(index))) & 0xF)
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return String(decoding: digits, as: UTF8.self)
+        }
+    }
 }

@@ -463,7 +463,6 @@ extension HarnessStore {
         var pending: [(record: Int, regression: Int, rowID: Int64)] = []
         for (index, record) in results.enumerated() {
             let outcome = record.outcome
-            let cell = outcome.key.text
             let cellID = try record.cellID ?? keys.cellID(outcome.key, scenarioID: record.scenarioID, deviceID: record.deviceID)
             let stateID = try record.stateID ?? keys.stateID(record.state, hash: record.stateHash)
             try insertResult.bind(1, runID)
@@ -478,9 +477,10 @@ extension HarnessStore {
             try insertResult.bind(10, outcome.maxOcclusion)
             try insertResult.bind(11, try outcome.message.map { try keys.messageID($0) })
             try insertResult.bind(12, outcome.knownFailures)
-            try insertResult.bind(13, outcome.steps(breaking: .covered))
-            try insertResult.bind(14, outcome.steps(breaking: .aboveTopGuide))
-            try insertResult.bind(15, outcome.steps(breaking: .notRestored))
+            let breaking = outcome.stepsBreakingEach
+            try insertResult.bind(13, breaking.covered)
+            try insertResult.bind(14, breaking.aboveTopGuide)
+            try insertResult.bind(15, breaking.notRestored)
             try insertResult.bind(16, outcome.attempts)
             try insertResult.bind(17, outcome.reference?.rawValue)
             try insertResult.bind(18, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
@@ -503,6 +503,8 @@ extension HarnessStore {
                                        .integer(timing.max), .blob(timing.packed)])
                 try insertTiming.execute()
             }
+            // The key as text only for a cell with regressions: most have none.
+            let cell = record.regressions.isEmpty ? "" : outcome.key.text
             for (regressionIndex, regression) in record.regressions.enumerated() {
                 try insertRegression.bind([
                     .integer(runID), .integer(resultID), .text(cell), .text(regression.kind),

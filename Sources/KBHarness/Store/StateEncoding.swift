@@ -28,158 +28,11 @@ public struct StoredState: Sendable, Equatable {
 
 /// Writes a cell's steps as canonical JSON and as a `StoredState`, and reads the stored form back.
 public enum StateEncoding {
-    /// The canonical JSON text of `steps` (what the state hash is of) and their stored form, from one sort of
-    /// each step's metrics.
+    /// The canonical JSON text of `steps` (what the state hash is of) and their stored form.
     public static func encode(_ steps: [StepRecord]) -> (canonical: String, stored: StoredState) {
-        let orders = sortedMetricOrders(steps)
-        let names = metricNames(steps, orders: orders)
-        var canonical = JSONText()
-        canonical.array(steps.indices) { json, index in
-            writeCanonical(steps[index], order: orders[index], to: &json)
-        }
-        var positions = JSONText(capacity: 32 * names.count + 2)
-        positions.object { json in
-            for (position, name) in names.enumerated() { json.field(name) { $0.number(Double(position)) } }
-        }
-        var stored = JSONText()
-        stored.array(steps.indices) { json, index in
-            writeStored(steps[index], order: orders[index], names: names, to: &json)
-        }
-        return (canonical.text, StoredState(positions: positions.text, steps: stored.text))
-    }
-
-    /// For every step, the indices of its metrics in name order. Steps whose metric names come in the same
-    /// order as the step before (most steps of a cell) share that step's order instead of sorting again.
-    private static func sortedMetricOrders(_ steps: [StepRecord]) -> [[Int]] {
-        var orders: [[Int]] = []
-        orders.reserveCapacity(steps.count)
-        for (index, step) in steps.enumerated() {
-            if index > 0, let previous = orders.last {
-                let before = steps[index - 1].metrics
-                if before.count == step.metrics.count
-                    && zip(before, step.metrics).allSatisfy({ $0.name == $1.name }) {
-                    orders.append(previous)
-                    continue
-                }
-            }
-            orders.append(step.metrics.indices.sorted { step.metrics[$0].name < step.metrics[$1].name })
-        }
-        return orders
-    }
-
-    /// Every metric name any step has, sorted, each once.
-    private static func metricNames(_ steps: [StepRecord], orders: [[Int]]) -> [String] {
-        var names: [String] = []
-        for (step, order) in zip(steps, orders) {
-            let sorted = order.map { step.metrics[$0].name }
-            if sorted == names { continue }
-            // Merge two sorted lists, keeping one of each name.
-            var merged: [String] = []
-            merged.reserveCapacity(names.count + sorted.count)
-            var i = 0, j = 0
-            while i < names.count || j < sorted.count {
-                let next: String
-                if j == sorted.count || (i < names.count && names[i] < sorted[j]) {
-                    next = names[i]; i += 1
-                } else if i == names.count || sorted[j] < names[i] {
-                    next = sorted[j]; j += 1
-                } else {
-                    next = names[i]; i += 1; j += 1
-                }
-                if merged.last != next { merged.append(next) }
-            }
-            names = merged
-        }
-        return names
-    }
-
-    /// One step as canonical JSON: keys sorted at every level.
-    private static func writeCanonical(_ step: StepRecord, order: [Int], to json: inout JSONText) {
-        json.object { json in
-            json.field("action") { $0.string(step.action) }
-            json.field("details") { json in json.array(step.failureDetails) { $0.string($1.text) } }
-            json.field("failed") { json in json.array(step.failed) { $0.string($1.rawValue) } }
-            json.field("focused") { json in
-                if let focused = step.focused { json.string(focused) } else { json.null() }
-            }
-            json.field("known") { json in json.array(step.known) { $0.string($1.rawValue) } }
-            json.field("metrics") { json in
-                json.object { json in
-                    for index in order {
-                        let metric = step.metrics[index]
-                        json.field(metric.name) { $0.number(metric.value) }
-                    }
-                }
-            }
-            if let navigation = step.navigation {
-                json.field("navigation") { json in
-                    json.object { json in
-                        json.field("index") { json in
-                            if let index = navigation.index { json.number(Double(index)) } else { json.null() }
-                        }
-                        json.field("list") { json in json.array(navigation.list) { $0.string($1) } }
-                        json.field("next") { $0.bool(navigation.canGoNext) }
-                        json.field("previous") { $0.bool(navigation.canGoPrevious) }
-                        json.field("returnKey") { $0.string(navigation.returnKey) }
-                        json.field("toolbar") { json in
-                            guard let toolbar = navigation.toolbar else { json.null(); return }
-                            json.object { json in
-                                json.field("nextEnabled") { $0.bool(toolbar.nextEnabled) }
-                                json.field("previousEnabled") { $0.bool(toolbar.previousEnabled) }
-                                json.field("previousNext") { $0.bool(toolbar.hasPreviousNext) }
-                            }
-                        }
-                    }
-                }
-            }
-            json.field("needToMoveLog") { json in json.array(step.needToMoveLog) { $0.number($1) } }
-        }
-    }
-
-    /// One step in the stored form, its values placed by `names` (sorted, as `order` sorts the step's metrics).
-    private static func writeStored(_ step: StepRecord, order: [Int], names: [String], to json: inout JSONText) {
-        var nonFinite: [Int] = []
-        json.elements { json in
-            json.string(step.action)
-            if let focused = step.focused { json.string(focused) } else { json.null() }
-            json.elements { json in
-                // Both lists are sorted by name: walk them together.
-                var next = 0
-                for (position, name) in names.enumerated() {
-                    guard next < order.count, step.metrics[order[next]].name == name else { json.null(); continue }
-                    let value = step.metrics[order[next]].value
-                    if !value.isFinite { nonFinite.append(position) }
-                    json.number(value)  // A value that is not finite is written null, as the canonical JSON does.
-                    // A name the step repeats (no scenario can make one) keeps its first value.
-                    while next < order.count && step.metrics[order[next]].name == name { next += 1 }
-                }
-            }
-            json.array(step.failed) { $0.string($1.rawValue) }
-            json.array(step.known) { $0.string($1.rawValue) }
-            json.array(step.failureDetails) { $0.string($1.text) }
-            json.array(step.needToMoveLog) { $0.number($1) }
-            if let navigation = step.navigation {
-                json.elements { json in
-                    if let index = navigation.index { json.number(Double(index)) } else { json.null() }
-                    json.array(navigation.list) { $0.string($1) }
-                    json.bool(navigation.canGoNext)
-                    json.bool(navigation.canGoPrevious)
-                    json.string(navigation.returnKey)
-                    if let toolbar = navigation.toolbar {
-                        json.elements { json in
-                            json.bool(toolbar.nextEnabled)
-                            json.bool(toolbar.previousEnabled)
-                            json.bool(toolbar.hasPreviousNext)
-                        }
-                    } else {
-                        json.null()
-                    }
-                }
-            } else {
-                json.null()
-            }
-            if !nonFinite.isEmpty { json.array(nonFinite) { $0.number(Double($1)) } }
-        }
+        var encoder = StateEncoder()
+        let encoded = encoder.encode(steps, keepingCanonical: true)
+        return (encoder.canonicalText, encoded.stored)
     }
 
     // MARK: - Reading
@@ -260,6 +113,429 @@ public enum StateEncoding {
         }
         put("]")
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A cell's state as a run stores it: the hash of its canonical JSON and its stored form.
+public struct EncodedState: Sendable, Equatable {
+    /// FNV-1a 64 of the canonical JSON text, 16 hex digits (`state.hash`).
+    public var hash: String
+    /// The stored form (`metric_list.positions`, `state.steps`).
+    public var stored: StoredState
+}
+
+/// Encodes the states of many cells, one after another on one thread, into the bytes `StateEncoding`
+/// describes. What it works out once it keeps for the cells after: the sorted order of each arrangement of
+/// metric names a step has (`StepObserver` writes the same few again and again), each metric list with its
+/// escaped positions text, and the last few states, so a cell whose stored form equals a recent one's (one
+/// keyboard after another often changes nothing) is neither written as canonical JSON nor hashed again.
+/// The output is the same whatever it remembers: a stored form and its metric list give exactly one canonical
+/// text (`StateEncoding.canonicalJSON` rebuilds it).
+public struct StateEncoder {
+    /// One arrangement of metric names, as a step lists them, with what sorting them gave.
+    private struct Arrangement {
+        /// The names in the step's order.
+        var names: [String]
+        /// Indices into `names` in name order (`String` order, stable for equal names).
+        var order: [Int]
+        /// `"name":` for each name, escaped, in the step's order: the canonical object's keys.
+        var keys: [[UInt8]]
+        /// Whether a name appears twice; the stored form keeps only the first value of such a name, so a
+        /// state with one is never taken from `recent`.
+        var repeatsAName: Bool
+    }
+
+    /// The metrics a cell's steps use, sorted, with each arrangement's placement in it.
+    private struct MetricList {
+        /// The names, sorted, each once.
+        var names: [String]
+        /// `metric_list.positions`.
+        var positions: String
+        /// For each arrangement (by index into `arrangements`): for each position, the index of the metric the
+        /// step's values give there, or -1 when the step has no such metric.
+        var placements: [Int: [Int]] = [:]
+    }
+
+    /// A recently encoded state, found again by its metric list and stored steps.
+    private struct Recent {
+        var list: Int
+        var steps: [UInt8]
+        var encoded: EncodedState
+    }
+
+    private var arrangements: [Arrangement] = []
+    /// Metric lists by the arrangements their steps use (each once, in order of first use).
+    private var lists: [[Int]: Int] = [:]
+    private var metricLists: [MetricList] = []
+    private var recent: [Recent] = []
+    private var nextRecent = 0
+    /// How many recent states are compared with each new one: a scenario's keyboards on one device.
+    private static let recentCount = 8
+    /// Past this many arrangements (a library of very different screens) everything learnt is dropped.
+    private static let arrangementLimit = 256
+
+    // Buffers reused from cell to cell.
+    private var canonical: [UInt8] = []
+    private var stored: [UInt8] = []
+    /// Every step's metric values, formatted once for both texts, end to end; `valueEnds` closes each.
+    private var values: [UInt8] = []
+    private var valueEnds: [Int] = []
+    /// Where each step's values start in `valueEnds`.
+    private var stepValueStart: [Int] = []
+    private var stepArrangement: [Int] = []
+
+    /// An encoder that knows nothing yet.
+    public init() {}
+
+    /// The canonical JSON of the last state encoded with `keepingCanonical` (or that was not recent).
+    var canonicalText: String { String(decoding: canonical, as: UTF8.self) }
+
+    /// The hash and stored form of `steps`. With `keepingCanonical`, the canonical JSON is always written and
+    /// `canonicalText` gives it afterwards.
+    public mutating func encode(_ steps: [StepRecord], keepingCanonical: Bool = false) -> EncodedState {
+        if arrangements.count > StateEncoder.arrangementLimit { self = StateEncoder() }
+        stepArrangement.removeAll(keepingCapacity: true)
+        var used: [Int] = []
+        var repeatsAName = false
+        for step in steps {
+            let arrangement = arrangementIndex(step.metrics, previous: stepArrangement.last)
+            stepArrangement.append(arrangement)
+            if !used.contains(arrangement) { used.append(arrangement) }
+            repeatsAName = repeatsAName || arrangements[arrangement].repeatsAName
+        }
+        let list = metricListIndex(used)
+        formatValues(steps)
+        writeStored(steps, list: list)
+        if !keepingCanonical && !repeatsAName,
+           let hit = recent.first(where: { $0.list == list && $0.steps == stored }) {
+            return hit.encoded
+        }
+        writeCanonical(steps)
+        let hash = canonical.withUnsafeBytes { DefinitionHash.fnv1a64Value(bytes: $0) }
+        let encoded = EncodedState(hash: DefinitionHash.hex(hash),
+                                   stored: StoredState(positions: metricLists[list].positions,
+                                                       steps: String(decoding: stored, as: UTF8.self)))
+        if !repeatsAName {
+            let entry = Recent(list: list, steps: stored, encoded: encoded)
+            if recent.count < StateEncoder.recentCount { recent.append(entry) } else { recent[nextRecent] = entry }
+            nextRecent = (nextRecent + 1) % StateEncoder.recentCount
+        }
+        return encoded
+    }
+
+    /// The index of the arrangement of `metrics`' names, learnt now if new; `previous` is tried first.
+    private mutating func arrangementIndex(_ metrics: [(name: String, value: Double)], previous: Int?) -> Int {
+        func matches(_ index: Int) -> Bool {
+            let names = arrangements[index].names
+            guard names.count == metrics.count else { return false }
+            for position in names.indices where names[position] != metrics[position].name { return false }
+            return true
+        }
+        if let previous, matches(previous) { return previous }
+        if let found = arrangements.indices.first(where: matches) { return found }
+        let names = metrics.map(\.name)
+        let order = names.indices.sorted { names[$0] < names[$1] }
+        var repeats = false
+        for (a, b) in zip(order, order.dropFirst()) where names[a] == names[b] { repeats = true }
+        let keys = names.map { name -> [UInt8] in
+            var key: [UInt8] = []
+            StateEncoder.appendString(name, to: &key)
+            key.append(UInt8(ascii: ":"))
+            return key
+        }
+        arrangements.append(Arrangement(names: names, order: order, keys: keys, repeatsAName: repeats))
+        return arrangements.count - 1
+    }
+
+    /// The index of the metric list of a cell whose steps use `used` (arrangement indices, in order of first
+    /// use), learnt now if new.
+    private mutating func metricListIndex(_ used: [Int]) -> Int {
+        if let known = lists[used] { return known }
+        // Merge the sorted names of each arrangement, keeping one of each name.
+        var names: [String] = []
+        for index in used {
+            let arrangement = arrangements[index]
+            let sorted = arrangement.order.map { arrangement.names[$0] }
+            if sorted == names { continue }
+            var merged: [String] = []
+            merged.reserveCapacity(names.count + sorted.count)
+            var i = 0, j = 0
+            while i < names.count || j < sorted.count {
+                let next: String
+                if j == sorted.count || (i < names.count && names[i] < sorted[j]) {
+                    next = names[i]; i += 1
+                } else if i == names.count || sorted[j] < names[i] {
+                    next = sorted[j]; j += 1
+                } else {
+                    next = names[i]; i += 1; j += 1
+                }
+                if merged.last != next { merged.append(next) }
+            }
+            names = merged
+        }
+        var positions: [UInt8] = [UInt8(ascii: "{")]
+        for (position, name) in names.enumerated() {
+            if position > 0 { positions.append(UInt8(ascii: ",")) }
+            StateEncoder.appendString(name, to: &positions)
+            positions.append(UInt8(ascii: ":"))
+            StateEncoder.appendNumber(Double(position), to: &positions)
+        }
+        positions.append(UInt8(ascii: "}"))
+        var list = MetricList(names: names, positions: String(decoding: positions, as: UTF8.self))
+        for index in used {
+            // Both lists are sorted by name: walk them together. A name the step repeats (no scenario can make
+            // one) keeps its first value.
+            let arrangement = arrangements[index]
+            let order = arrangement.order
+            var placement: [Int] = []
+            placement.reserveCapacity(names.count)
+            var next = 0
+            for name in names {
+                guard next < order.count, arrangement.names[order[next]] == name else { placement.append(-1); continue }
+                placement.append(order[next])
+                while next < order.count && arrangement.names[order[next]] == name { next += 1 }
+            }
+            list.placements[index] = placement
+        }
+        metricLists.append(list)
+        lists[used] = metricLists.count - 1
+        return metricLists.count - 1
+    }
+
+    /// Formats every step's metric values once, for both texts.
+    private mutating func formatValues(_ steps: [StepRecord]) {
+        values.removeAll(keepingCapacity: true)
+        valueEnds.removeAll(keepingCapacity: true)
+        stepValueStart.removeAll(keepingCapacity: true)
+        for step in steps {
+            stepValueStart.append(valueEnds.count)
+            for metric in step.metrics {
+                StateEncoder.appendNumber(metric.value, to: &values)
+                valueEnds.append(values.count)
+            }
+        }
+    }
+
+    /// Appends the formatted value of metric `index` of step `step` to `bytes`.
+    private func appendValue(step: Int, index: Int, to bytes: inout [UInt8]) {
+        let slot = stepValueStart[step] + index
+        let start = slot == 0 ? 0 : valueEnds[slot - 1]
+        bytes.append(contentsOf: values[start..<valueEnds[slot]])
+    }
+
+    /// Writes the stored form of `steps` to `stored`: see `StoredState`.
+    private mutating func writeStored(_ steps: [StepRecord], list: Int) {
+        var out = stored
+        stored = []
+        out.removeAll(keepingCapacity: true)
+        out.append(UInt8(ascii: "["))
+        var nonFinite: [Int] = []
+        for (index, step) in steps.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
+            StateEncoder.appendString(step.action, to: &out)
+            out.append(UInt8(ascii: ","))
+            StateEncoder.appendOptionalString(step.focused, to: &out)
+            out.append(contentsOf: ",[" as StaticString)
+            nonFinite.removeAll(keepingCapacity: true)
+            let placement = metricLists[list].placements[stepArrangement[index]]!
+            for (position, metric) in placement.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                guard metric >= 0 else { out.append(contentsOf: "null" as StaticString); continue }
+                // A value that is not finite is written null, as the canonical JSON does, and listed.
+                if !step.metrics[metric].value.isFinite { nonFinite.append(position) }
+                appendValue(step: index, index: metric, to: &out)
+            }
+            out.append(contentsOf: "]," as StaticString)
+            StateEncoder.appendStrings(step.failed, to: &out) { $0.rawValue }
+            out.append(UInt8(ascii: ","))
+            StateEncoder.appendStrings(step.known, to: &out) { $0.rawValue }
+            out.append(UInt8(ascii: ","))
+            StateEncoder.appendStrings(step.failureDetails, to: &out) { $0.text }
+            out.append(UInt8(ascii: ","))
+            StateEncoder.appendNumbers(step.needToMoveLog, to: &out)
+            out.append(UInt8(ascii: ","))
+            if let navigation = step.navigation {
+                out.append(UInt8(ascii: "["))
+                StateEncoder.appendOptionalNumber(navigation.index.map(Double.init), to: &out)
+                out.append(UInt8(ascii: ","))
+                StateEncoder.appendStrings(navigation.list, to: &out) { $0 }
+                out.append(UInt8(ascii: ","))
+                StateEncoder.appendBool(navigation.canGoNext, to: &out)
+                out.append(UInt8(ascii: ","))
+                StateEncoder.appendBool(navigation.canGoPrevious, to: &out)
+                out.append(UInt8(ascii: ","))
+                StateEncoder.appendString(navigation.returnKey, to: &out)
+                out.append(UInt8(ascii: ","))
+                if let toolbar = navigation.toolbar {
+                    out.append(UInt8(ascii: "["))
+                    StateEncoder.appendBool(toolbar.nextEnabled, to: &out)
+                    out.append(UInt8(ascii: ","))
+                    StateEncoder.appendBool(toolbar.previousEnabled, to: &out)
+                    out.append(UInt8(ascii: ","))
+                    StateEncoder.appendBool(toolbar.hasPreviousNext, to: &out)
+                    out.append(UInt8(ascii: "]"))
+                } else {
+                    out.append(contentsOf: "null" as StaticString)
+                }
+                out.append(UInt8(ascii: "]"))
+            } else {
+                out.append(contentsOf: "null" as StaticString)
+            }
+            if !nonFinite.isEmpty {
+                out.append(UInt8(ascii: ","))
+                StateEncoder.appendNumbers(nonFinite.map(Double.init), to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "]"))
+        stored = out
+    }
+
+    /// Writes the canonical JSON of `steps` to `canonical`: one object per step, keys sorted at every level.
+    private mutating func writeCanonical(_ steps: [StepRecord]) {
+        var out = canonical
+        canonical = []
+        out.removeAll(keepingCapacity: true)
+        out.append(UInt8(ascii: "["))
+        for (index, step) in steps.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "{\"action\":" as StaticString)
+            StateEncoder.appendString(step.action, to: &out)
+            out.append(contentsOf: ",\"details\":" as StaticString)
+            StateEncoder.appendStrings(step.failureDetails, to: &out) { $0.text }
+            out.append(contentsOf: ",\"failed\":" as StaticString)
+            StateEncoder.appendStrings(step.failed, to: &out) { $0.rawValue }
+            out.append(contentsOf: ",\"focused\":" as StaticString)
+            StateEncoder.appendOptionalString(step.focused, to: &out)
+            out.append(contentsOf: ",\"known\":" as StaticString)
+            StateEncoder.appendStrings(step.known, to: &out) { $0.rawValue }
+            out.append(contentsOf: ",\"metrics\":{" as StaticString)
+            let arrangement = arrangements[stepArrangement[index]]
+            for (position, metric) in arrangement.order.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: arrangement.keys[metric])
+                appendValue(step: index, index: metric, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+            if let navigation = step.navigation {
+                out.append(contentsOf: ",\"navigation\":{\"index\":" as StaticString)
+                StateEncoder.appendOptionalNumber(navigation.index.map(Double.init), to: &out)
+                out.append(contentsOf: ",\"list\":" as StaticString)
+                StateEncoder.appendStrings(navigation.list, to: &out) { $0 }
+                out.append(contentsOf: ",\"next\":" as StaticString)
+                StateEncoder.appendBool(navigation.canGoNext, to: &out)
+                out.append(contentsOf: ",\"previous\":" as StaticString)
+                StateEncoder.appendBool(navigation.canGoPrevious, to: &out)
+                out.append(contentsOf: ",\"returnKey\":" as StaticString)
+                StateEncoder.appendString(navigation.returnKey, to: &out)
+                out.append(contentsOf: ",\"toolbar\":" as StaticString)
+                if let toolbar = navigation.toolbar {
+                    out.append(contentsOf: "{\"nextEnabled\":" as StaticString)
+                    StateEncoder.appendBool(toolbar.nextEnabled, to: &out)
+                    out.append(contentsOf: ",\"previousEnabled\":" as StaticString)
+                    StateEncoder.appendBool(toolbar.previousEnabled, to: &out)
+                    out.append(contentsOf: ",\"previousNext\":" as StaticString)
+                    StateEncoder.appendBool(toolbar.hasPreviousNext, to: &out)
+                    out.append(UInt8(ascii: "}"))
+                } else {
+                    out.append(contentsOf: "null" as StaticString)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(contentsOf: ",\"needToMoveLog\":" as StaticString)
+            StateEncoder.appendNumbers(step.needToMoveLog, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        canonical = out
+    }
+
+    // MARK: - Tokens, as `JSONText` writes them
+
+    /// A string with JSON escapes; escape-free text (nearly all) is copied whole.
+    static func appendString(_ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        let copied = value.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        guard !copied else { return }
+        var escaped = ""
+        CanonicalJSON.writeString(value, to: &escaped)
+        escaped.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// A string, or `null`.
+    private static func appendOptionalString(_ value: String?, to bytes: inout [UInt8]) {
+        if let value { appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null" as StaticString) }
+    }
+
+    /// An array of the strings `text` gives of `elements`.
+    private static func appendStrings<S: Sequence>(_ elements: S, to bytes: inout [UInt8], _ text: (S.Element) -> String) {
+        bytes.append(UInt8(ascii: "["))
+        var first = true
+        for element in elements {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            appendString(text(element), to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// An array of numbers.
+    private static func appendNumbers(_ numbers: [Double], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendNumber(number, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A number, or `null`.
+    private static func appendOptionalNumber(_ value: Double?, to bytes: inout [UInt8]) {
+        if let value { appendNumber(value, to: &bytes) } else { bytes.append(contentsOf: "null" as StaticString) }
+    }
+
+    /// `true` or `false`.
+    private static func appendBool(_ value: Bool, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: value ? "true" as StaticString : "false" as StaticString)
+    }
+
+    /// A number in the canonical form: whole numbers without a fraction (`-0` as `0`), others shortest
+    /// round-trip, not finite as `null` (`CanonicalJSON.format`).
+    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+        guard value.isFinite, value == value.rounded(), abs(value) < 9_007_199_254_740_992 else {
+            var text = CanonicalJSON.format(value)
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+            return
+        }
+        let whole = Int64(value)
+        if whole == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if whole < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = whole.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            while magnitude > 0 {
+                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[index]) }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends the bytes of a literal.
+    fileprivate mutating func append(contentsOf text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
     }
 }
 

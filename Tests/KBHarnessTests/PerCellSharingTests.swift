@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import KeyboardAvoidance
+@testable import KBHarness
+
+/// What a run works out once and shares between cells (the state encoder's learnt orders and recent states,
+/// a thread's screens, tracked views and restore baseline) gives exactly what each cell worked out alone gives.
+@Suite struct PerCellSharingTests {
+    /// Every strategy of the starter library on an iPhone and an iPad: every keyboard, both orientations.
+    private static func cells() throws -> [MatrixRunner.PlannedCell] {
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
+        return try MatrixRunner.plan(library, selection: RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"],
+                                                                      strategies: StrategyCatalog.keys))
+    }
+
+    @Test func theHashOfBytesIsTheHashOfTheirText() {
+        for text in ["", "a", "[{\"action\":\"focus é\"}]", String(repeating: "gap:10,", count: 500)] {
+            let bytes = Array(text.utf8)
+            let value = bytes.withUnsafeBytes { DefinitionHash.fnv1a64Value(bytes: $0) }
+            #expect(value == DefinitionHash.fnv1a64Value(text))
+            #expect(DefinitionHash.hex(value) == DefinitionHash.fnv1a64(text))
+        }
+        // The offset basis (the empty text) and a hash with leading zero digits keep all 16 digits.
+        #expect(DefinitionHash.hex(0xcbf2_9ce4_8422_2325) == "cbf29ce484222325")
+        #expect(DefinitionHash.hex(0x0000_0000_0000_00af) == "00000000000000af")
+    }
+
+    @Test func oneEncoderForManyCellsGivesEachCellsOwnStateAndHash() throws {
+        var encoder = StateEncoder()
+        var outcomes: [CellOutcome] = []
+        let screens = ScreenCache()
+        for cell in try Self.cells() {
+            guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else { continue }
+            outcomes.append(runner.run(expected: [], screens: screens))
+        }
+        #expect(outcomes.count > 1_000)
+        // Twice over, so the second pass meets states the encoder remembers, in another order.
+        var repeated = 0
+        for outcome in outcomes + outcomes.reversed() {
+            let shared = encoder.encode(outcome.steps)
+            let (canonical, stored) = StateEncoding.encode(outcome.steps)
+            #expect(shared.stored == stored, "\(outcome.key)")
+            #expect(shared.hash == DefinitionHash.fnv1a64(canonical), "\(outcome.key)")
+            #expect(stored.canonicalJSON == canonical, "\(outcome.key)")
+            if outcome.steps.isEmpty == false { repeated += 1 }
+        }
+        #expect(repeated > 1_000)
+    }
+
+    @Test func aSharedScreenCacheGivesEveryKeyboardAndStrategyTheOutcomeOfAFreshOne() throws {
+        let screens = ScreenCache()
+        var compared = 0, namedCells = 0, strategies = Set<String>(), keyboards = Set<KeyboardKind>()
+        for cell in try Self.cells() {
+            let runner = try #require(CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device))
+            // An expected value naming a view makes it tracked: the tracked views shared by the screen's cells
+            // must follow it, for one keyboard and not the next.
+            let named = cell.scenario.views.first?.id
+            let expected = cell.key.keyboard == .emoji ? named.map {
+                [ExpectedValue(id: 1, device: nil, orientation: nil, keyboard: nil, strategy: nil, step: nil,
+                               metric: "\($0).minY", value: 0, tolerance: 0.5)]
+            } ?? [] : []
+            if !expected.isEmpty { namedCells += 1 }
+            let alone = runner.run(expected: expected)
+            let shared = runner.run(expected: expected, screens: screens)
+            #expect(shared.status == alone.status, "\(cell.key)")
+            #expect(shared.steps == alone.steps, "\(cell.key)")
+            #expect(shared.message == alone.message, "\(cell.key)")
+            #expect(shared.minGap == alone.minGap && shared.maxOcclusion == alone.maxOcclusion, "\(cell.key)")
+            compared += 1
+            strategies.insert(cell.key.strategy)
+            keyboards.insert(cell.key.keyboard)
+        }
+        #expect(compared > 1_000)
+        #expect(strategies.count == StrategyCatalog.keys.count)
+        #expect(keyboards.count >= 5)
+        #expect(namedCells > 50)
+    }
+
+    @Test func timingThroughASharedScreenCacheMeasuresTheSameEvents() throws {
+        let screens = ScreenCache()
+        for cell in try Self.cells().prefix(40) {
+            let runner = try #require(CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device))
+            let shared = try #require(runner.measure(samples: 3, warmup: 1, isCancelled: nil, screens: screens))
+            #expect(shared.samples.count == 3 && shared.batch >= 1, "\(cell.key)")
+            let alone = try runner.compile(), cached = try runner.compile(screens: screens)
+            #expect(cached.steps.map(\.events) == alone.steps.map(\.events), "\(cell.key)")
+            #expect(cached.initial.screen == alone.initial.screen, "\(cell.key)")
+        }
+    }
+}
