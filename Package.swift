@@ -28,12 +28,15 @@ let package = Package(
         ),
         .target(name: "KBSQLite", dependencies: ["CSQLite"]),
 
+        // What the two build tools below share: command line, file listing, literals, build errors.
+        .target(name: "EmbedderSupport"),
+
         // Compiles Migrations/*.sql into the KBHarness module, so the binary carries its schema.
-        .executableTarget(name: "MigrationEmbedder"),
+        .executableTarget(name: "MigrationEmbedder", dependencies: ["EmbedderSupport"]),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["MigrationEmbedder"]),
 
         // Compiles Devices/*.yaml, the built-in device profiles, into the KBHarness module the same way.
-        .executableTarget(name: "DeviceProfileEmbedder"),
+        .executableTarget(name: "DeviceProfileEmbedder", dependencies: ["EmbedderSupport"]),
         .plugin(name: "EmbedDeviceProfiles", capability: .buildTool(), dependencies: ["DeviceProfileEmbedder"]),
 
         .target(

@@ -9,13 +9,8 @@
 // embedded files parse. A file that is not UTF-8 or holds a control character other than tab and line
 // breaks fails the build with "Devices/<file>: error: <reason>".
 
+import EmbedderSupport
 import Foundation
-
-/// A file the embedder refuses, shown as the build error `file: error: reason`.
-struct EmbedError: Error {
-    let file: String
-    let reason: String
-}
 
 /// One embedded file: its name in Devices/ and its text.
 struct DeviceFile {
@@ -23,21 +18,10 @@ struct DeviceFile {
     let text: String
 }
 
-/// "Devices/devices.yaml" for any absolute or relative path.
-func displayPath(_ url: URL) -> String {
-    url.deletingLastPathComponent().lastPathComponent + "/" + url.lastPathComponent
-}
-
 /// Reads one file, refusing what a YAML device file cannot be: bytes that are not UTF-8, control characters.
 func loadDeviceFile(_ url: URL) throws -> DeviceFile {
     let shown = displayPath(url)
-    let data: Data
-    do { data = try Data(contentsOf: url) } catch {
-        throw EmbedError(file: shown, reason: "cannot read file: \(error.localizedDescription)")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-        throw EmbedError(file: shown, reason: "file is not valid UTF-8")
-    }
+    let text = try readUTF8(url)
     if let bad = text.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || $0.value == 0x7F }) {
         throw EmbedError(file: shown, reason: "file contains control character U+\(String(bad.value, radix: 16, uppercase: true))")
     }
@@ -46,34 +30,6 @@ func loadDeviceFile(_ url: URL) throws -> DeviceFile {
         throw EmbedError(file: shown, reason: "file has CR line endings; use LF so the embedded text is the file's")
     }
     return DeviceFile(name: url.lastPathComponent, text: text)
-}
-
-/// A Swift string literal for a file name.
-func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\\": out += "\\\\"
-        case "\"": out += "\\\""
-        case " "..."~": out.unicodeScalars.append(scalar)
-        default: out += "\\u{\(String(scalar.value, radix: 16))}"
-        }
-    }
-    return out + "\""
-}
-
-/// A raw multi-line literal whose `#` count exceeds any run of `#` in `text`, so no content can end it.
-func rawMultilineLiteral(_ text: String) -> String {
-    var longest = 0
-    var run = 0
-    for character in text.unicodeScalars {
-        run = character == "#" ? run + 1 : 0
-        longest = max(longest, run)
-    }
-    let hashes = String(repeating: "#", count: longest + 1)
-    // The newlines right after the opening and right before the closing delimiter are not part of the
-    // value, so the text is kept exactly, its own final newline included.
-    return hashes + "\"\"\"\n" + text + "\n\"\"\"" + hashes
 }
 
 /// The generated Swift source.
@@ -102,51 +58,17 @@ func render(_ files: [DeviceFile]) -> String {
     return out
 }
 
-/// Embeds the directory's files into `output`, rewriting it only when its content changes.
-func run(_ arguments: [String]) throws {
-    let usage = "usage: DeviceProfileEmbedder <output.swift> <devices-directory> [--stamp <file>]"
-    guard arguments.count == 2 || (arguments.count == 4 && arguments[2] == "--stamp") else {
-        throw EmbedError(file: "DeviceProfileEmbedder", reason: usage)
-    }
-    let output = URL(fileURLWithPath: arguments[0])
-    let directory = URL(fileURLWithPath: arguments[1], isDirectory: true)
-    let stamp = arguments.count == 4 ? URL(fileURLWithPath: arguments[3]) : nil
-    let files = try yamlFiles(in: directory).map(loadDeviceFile)
-    guard !files.isEmpty else {
-        throw EmbedError(file: "Devices/", reason: "no .yaml file: kbharness needs its built-in device profiles")
-    }
-
-    let data = Data(render(files).utf8)
-    if (try? Data(contentsOf: output)) != data {  // leave the file alone when unchanged
-        try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: output, options: .atomic)
-    }
-    // Changing the stamp (one of this command's own inputs) makes the next build run it again.
-    if let stamp {
-        try Data("\(Date().timeIntervalSince1970)\n".utf8).write(to: stamp, options: .atomic)
-    }
-}
-
-/// The `.yaml` files in `directory` (not hidden, sorted by name); none when it does not exist.
-func yamlFiles(in directory: URL) throws -> [URL] {
-    guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
-    return try FileManager.default
-        .contentsOfDirectory(at: directory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-        .filter { $0.pathExtension.lowercased() == "yaml" }
-        .sorted { $0.lastPathComponent < $1.lastPathComponent }
-}
-
 @main
 struct DeviceProfileEmbedder {
     static func main() {
-        do {
-            try run(Array(CommandLine.arguments.dropFirst()))
-        } catch let error as EmbedError {
-            FileHandle.standardError.write(Data("\(error.file): error: \(error.reason)\n".utf8))
-            exit(1)
-        } catch {
-            FileHandle.standardError.write(Data("DeviceProfileEmbedder: error: \(error)\n".utf8))
-            exit(1)
+        runAsBuildTool("DeviceProfileEmbedder") {
+            try embed(tool: "DeviceProfileEmbedder", fileExtension: "yaml", arguments: Array(CommandLine.arguments.dropFirst())) { urls in
+                let files = try urls.map(loadDeviceFile)
+                guard !files.isEmpty else {
+                    throw EmbedError(file: "Devices/", reason: "no .yaml file: kbharness needs its built-in device profiles")
+                }
+                return render(files)
+            }
         }
     }
 }
