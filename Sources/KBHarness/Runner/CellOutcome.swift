@@ -197,11 +197,7 @@ struct JSONText {
     /// Writes a number in the canonical form: whole numbers without a fraction, others shortest round-trip.
     mutating func number(_ value: Double) {
         separate()
-        if value.isFinite, value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-            appendInteger(Int64(value))
-        } else {
-            append(CanonicalJSON.format(value))
-        }
+        JSONText.appendNumber(value, to: &bytes)
     }
 
     /// Writes `true` or `false`.
@@ -230,11 +226,19 @@ struct JSONText {
         value.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends the decimal digits of a whole number (`-0` as `0`).
-    private mutating func appendInteger(_ value: Int64) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
+    /// Appends `value` as canonical JSON writes a number: whole numbers below 2^53 as plain digits (`-0` as
+    /// `0`), others as their shortest round-trip, not finite as `null` (`CanonicalJSON.format`). The state
+    /// encoder writes its numbers with it too, so both texts spell a number alike.
+    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+        guard value.isFinite, value == value.rounded(), abs(value) < 9_007_199_254_740_992 else {
+            var text = CanonicalJSON.format(value)
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+            return
+        }
+        let whole = Int64(value)
+        if whole == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if whole < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = whole.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var count = 0
             while magnitude > 0 {

@@ -278,7 +278,7 @@ public struct StateEncoder {
             if position > 0 { positions.append(UInt8(ascii: ",")) }
             StateEncoder.appendString(name, to: &positions)
             positions.append(UInt8(ascii: ":"))
-            StateEncoder.appendNumber(Double(position), to: &positions)
+            JSONText.appendNumber(Double(position), to: &positions)
         }
         positions.append(UInt8(ascii: "}"))
         var list = MetricList(names: names, positions: String(decoding: positions, as: UTF8.self))
@@ -310,7 +310,7 @@ public struct StateEncoder {
         for step in steps {
             stepValueStart.append(valueEnds.count)
             for metric in step.metrics {
-                StateEncoder.appendNumber(metric.value, to: &values)
+                JSONText.appendNumber(metric.value, to: &values)
                 valueEnds.append(values.count)
             }
         }
@@ -493,42 +493,19 @@ public struct StateEncoder {
         bytes.append(UInt8(ascii: "["))
         for (index, number) in numbers.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            appendNumber(number, to: &bytes)
+            JSONText.appendNumber(number, to: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
     }
 
     /// A number, or `null`.
     private static func appendOptionalNumber(_ value: Double?, to bytes: inout [UInt8]) {
-        if let value { appendNumber(value, to: &bytes) } else { bytes.append(contentsOf: "null" as StaticString) }
+        if let value { JSONText.appendNumber(value, to: &bytes) } else { bytes.append(contentsOf: "null" as StaticString) }
     }
 
     /// `true` or `false`.
     private static func appendBool(_ value: Bool, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: value ? "true" as StaticString : "false" as StaticString)
-    }
-
-    /// A number in the canonical form: whole numbers without a fraction (`-0` as `0`), others shortest
-    /// round-trip, not finite as `null` (`CanonicalJSON.format`).
-    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-        guard value.isFinite, value == value.rounded(), abs(value) < 9_007_199_254_740_992 else {
-            var text = CanonicalJSON.format(value)
-            text.withUTF8 { bytes.append(contentsOf: $0) }
-            return
-        }
-        let whole = Int64(value)
-        if whole == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if whole < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = whole.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var count = 0
-            while magnitude > 0 {
-                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[index]) }
-        }
     }
 }
 
