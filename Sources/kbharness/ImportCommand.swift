@@ -61,7 +61,7 @@ struct ImportCommand: ParsableCommand {
             let database = try scratch.map { try HarnessStore(path: $0) } ?? store.open(create: true)
             defer {
                 database.close()
-                for suffix in ["", "-wal", "-shm"] { if let scratch { try? FileManager.default.removeItem(atPath: scratch + suffix) } }
+                if let scratch { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch + suffix) } }
             }
             // Only the devices: a stored scenario that no longer parses must not stop the import that replaces it.
             let stored = try database.loadStoredDevices()

@@ -19,16 +19,8 @@ import KBSQLite
             let store = try HarnessStore(path: path)
             _ = try store.importLibrary(library)
             let stored = try store.loadLibrary()
-            for cell in try MatrixRunner.plan(library, selection: selection) {
-                guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else { continue }
-                let outcome = runner.run(expected: [])
-                let state = StateEncoding.encode(outcome.steps)
-                records.append(ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
-                                            deviceID: stored.deviceIDs[cell.device.key]!,
-                                            scenarioHash: stored.scenarioHashes[cell.scenario.key]!,
-                                            deviceHash: stored.deviceHashes[cell.device.key]!, state: state.stored,
-                                            stateHash: DefinitionHash.fnv1a64(state.canonical), timing: nil, regressions: []))
-            }
+            records = MatrixBenchmark.records(MatrixBenchmark.run(try MatrixRunner.plan(library, selection: selection)),
+                                              stored: stored)
             runs.kbharness = try store.beginRun(testMetadata(selection))
             try store.completeRun(runs.kbharness, results: records, durationMilliseconds: 0)
             store.close()

@@ -59,6 +59,32 @@ public enum MatrixBenchmark {
         return reports
     }
 
+    /// Runs each cell once, without expected values, with its outcome (a cell of an unknown strategy gives none).
+    static func run(_ cells: [MatrixRunner.PlannedCell]) -> [(cell: MatrixRunner.PlannedCell, outcome: CellOutcome)] {
+        var outcomes: [(cell: MatrixRunner.PlannedCell, outcome: CellOutcome)] = []
+        outcomes.reserveCapacity(cells.count)
+        for cell in cells {
+            guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else { continue }
+            outcomes.append((cell, runner.run(expected: [])))
+        }
+        return outcomes
+    }
+
+    /// The result rows of `outcomes` as a run writes them: each state encoded, with its cell's stored ids and
+    /// definition hashes.
+    static func records(_ outcomes: [(cell: MatrixRunner.PlannedCell, outcome: CellOutcome)],
+                        stored: StoredLibrary) -> [ResultRecord] {
+        var encoder = StateEncoder()
+        return outcomes.map { cell, outcome in
+            let state = encoder.encode(outcome.steps)
+            return ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
+                                deviceID: stored.deviceIDs[cell.device.key]!,
+                                scenarioHash: stored.scenarioHashes[cell.scenario.key]!,
+                                deviceHash: stored.deviceHashes[cell.device.key]!,
+                                state: state.stored, stateHash: state.hash, timing: nil, regressions: [])
+        }
+    }
+
     private static func measure(name: String, library: ScenarioLibrary, cells: [MatrixRunner.PlannedCell]) throws -> Report {
         let path = NSTemporaryDirectory() + "kbharness-bench-\(UUID().uuidString).sqlite"
         defer {
@@ -71,27 +97,11 @@ public enum MatrixBenchmark {
         let clock = ContinuousClock()
 
         let engineStart = clock.now
-        var outcomes: [CellOutcome] = []
-        outcomes.reserveCapacity(cells.count)
-        for cell in cells {
-            guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else { continue }
-            outcomes.append(runner.run(expected: []))
-        }
+        let outcomes = run(cells)
         let engineSeconds = (clock.now - engineStart).inSeconds
 
-        var records: [ResultRecord] = []
-        records.reserveCapacity(outcomes.count)
-        var bytes = 0
-        var encoder = StateEncoder()
-        for (outcome, cell) in zip(outcomes, cells) {
-            let state = encoder.encode(outcome.steps)
-            bytes += state.stored.steps.utf8.count
-            records.append(ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
-                                        deviceID: stored.deviceIDs[cell.device.key]!,
-                                        scenarioHash: stored.scenarioHashes[cell.scenario.key]!, deviceHash: stored.deviceHashes[cell.device.key]!,
-                                        state: state.stored, stateHash: state.hash, timing: nil,
-                                        regressions: []))
-        }
+        let records = self.records(outcomes, stored: stored)
+        let bytes = records.reduce(0) { $0 + $1.state.steps.utf8.count }
         let runID = try store.beginRun(RunEnvironment.metadata(selection: RunSelection()))
         let writeStart = clock.now
         try store.completeRun(runID, results: records, durationMilliseconds: 0)
