@@ -315,6 +315,12 @@ public enum MatrixRunner {
         let runID = try store.beginRun(metadata)
         let checkpointer = Checkpointer(store)
         defer { checkpointer?.stop() }
+        // A first run inserts into about ten B-trees per cell, and a state's hash lands anywhere in its index:
+        // with SQLite's default 2 MB of page cache, most of those pages would be read back from the OS again
+        // at every batch. 32 MB holds the hot pages of a million-cell run.
+        let cacheSize = try store.database.scalarInt("PRAGMA cache_size") ?? -2000
+        try store.database.execute("PRAGMA cache_size = -32768")
+        defer { try? store.database.execute("PRAGMA cache_size = \(cacheSize)") }
         do {
             let environment = TimingEnvironment(metadata)
             let newFails = options.record == .never
@@ -324,7 +330,7 @@ public enum MatrixRunner {
             var definitions: [String: ScenarioDefinitions] = [:]
             // Loads what a batch needs of its scenarios, keeping those of `keep` (the batch before it).
             func load(_ batch: [PlannedCell], keeping keep: [PlannedCell] = []) throws {
-                let needed = Set(batch.map(\.scenario.key)).union(keep.map(\.scenario.key))
+                let needed = Set(batch.map(\.key.scenario)).union(keep.map(\.key.scenario))
                 definitions = definitions.filter { needed.contains($0.key) }
                 for key in needed where definitions[key] == nil {
                     let id = stored.scenarioIDs[key]!
@@ -366,14 +372,16 @@ public enum MatrixRunner {
                 var records: [ResultRecord] = []
                 records.reserveCapacity(batch.count)
                 for (offset, (cell, result)) in zip(batch, evaluated).enumerated() {
-                    let scenario = definitions[cell.scenario.key]!
+                    // The key's names, not `cell.scenario.key`: that would copy the whole scenario for each look-up.
+                    let scenarioKey = cell.key.scenario, deviceKey = cell.key.device
+                    let scenario = definitions[scenarioKey]!
                     let keyText = cell.key.text
                     var outcome = result.outcome
                     try judgeReference(&outcome, state: result.state, stateHash: result.stateHash,
                                        reference: scenario.references[keyText],
                                        asserted: scenario.expected.contains { $0.applies(to: cell.key) },
                                        mode: options.record,
-                                       definitionHashes: (stored.scenarioHashes[cell.scenario.key]!, stored.deviceHashes[cell.device.key]!),
+                                       definitionHashes: (stored.scenarioHashes[scenarioKey]!, stored.deviceHashes[deviceKey]!),
                                        store: store)
                     var timing: TimingSummary?
                     if options.timingSamples > 0 && outcome.status != .error {
@@ -383,10 +391,10 @@ public enum MatrixRunner {
                                      screens: timingScreens)
                         try stopIfCancelled(done: batchStart + offset)
                     }
-                    var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[cell.scenario.key]!,
-                                              deviceID: stored.deviceIDs[cell.device.key]!,
-                                              scenarioHash: stored.scenarioHashes[cell.scenario.key]!,
-                                              deviceHash: stored.deviceHashes[cell.device.key]!,
+                    var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[scenarioKey]!,
+                                              deviceID: stored.deviceIDs[deviceKey]!,
+                                              scenarioHash: stored.scenarioHashes[scenarioKey]!,
+                                              deviceHash: stored.deviceHashes[deviceKey]!,
                                               state: result.stored, stateHash: result.stateHash, timing: timing,
                                               regressions: [])
                     // What the previous result stored need not be looked up again: its cell, and its state when
@@ -402,21 +410,25 @@ public enum MatrixRunner {
                 let pending = try store.writeResults(runID, records, recordMode: options.record)
                 for (index, regressionIndex, rowID) in pending {
                     let cell = batch[index]
-                    guard let reference = definitions[cell.scenario.key]?.previous[cell.key.text]?.timing else { continue }
+                    guard let reference = definitions[cell.key.scenario]?.previous[cell.key.text]?.timing else { continue }
                     unconfirmed.append(UnconfirmedTiming(cell: cell, rowID: rowID,
                                                          regression: records[index].regressions[regressionIndex],
                                                          reference: reference))
                 }
-                for record in records {
+                for index in records.indices {
                     if options.retainOutcomes
-                        || (record.outcome.status.fails(newFails: newFails) && outcomes.count < RunReport.retainedLimit) {
-                        outcomes.append(record.outcome)
+                        || (records[index].outcome.status.fails(newFails: newFails) && outcomes.count < RunReport.retainedLimit) {
+                        outcomes.append(records[index].outcome)
                     }
-                    for regression in record.regressions
+                    for regression in records[index].regressions
                     where options.retainOutcomes || (regressions.count < RunReport.retainedLimit && regression.failsRun) {
-                        regressions.append((record.outcome.key, regression))
+                        regressions.append((records[index].outcome.key, regression))
                     }
                 }
+                // Freeing a batch's outcomes (thousands of steps, each a few arrays) is the writer's time
+                // otherwise: another thread does it while this one goes on.
+                let finished = (evaluation, evaluated, records)
+                DispatchQueue.global().async { withExtendedLifetime(finished) {} }
                 try stopIfCancelled(done: batchStart + batch.count)
             }
             // Confirmation: every cell flagged as slower is measured again, after the whole first pass, and
@@ -535,7 +547,7 @@ public enum MatrixRunner {
                 if options.isCancelled?() == true { return }
                 let cell = batch[index]
                 let started = ContinuousClock.now
-                var outcome = attempts(cell, expected: definitions[cell.scenario.key]?.expected ?? [], options: options,
+                var outcome = attempts(cell, expected: definitions[cell.key.scenario]?.expected ?? [], options: options,
                                        screens: screens)
                 outcome.wallNanoseconds = (ContinuousClock.now - started).inNanoseconds
                 let state = encoder.encode(outcome.steps)
@@ -762,8 +774,8 @@ public enum MatrixRunner {
             var scenario: String?, estimate = 0
             for cell in cells.prefix(size) {
                 // Cells come scenario by scenario: one estimate each.
-                if cell.scenario.key != scenario {
-                    scenario = cell.scenario.key
+                if cell.key.scenario != scenario {
+                    scenario = cell.key.scenario
                     estimate = StateSize.perCell(cell.scenario)
                 }
                 if count > 0 && bytes + estimate > stateBudget { break }

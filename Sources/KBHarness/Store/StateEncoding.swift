@@ -319,8 +319,9 @@ public struct StateEncoder {
     /// Appends the formatted value of metric `index` of step `step` to `bytes`.
     private func appendValue(step: Int, index: Int, to bytes: inout [UInt8]) {
         let slot = stepValueStart[step] + index
-        let start = slot == 0 ? 0 : valueEnds[slot - 1]
-        bytes.append(contentsOf: values[start..<valueEnds[slot]])
+        let start = slot == 0 ? 0 : valueEnds[slot - 1], end = valueEnds[slot]
+        // Through a buffer pointer: a slice of `values` would retain and release its storage for each value.
+        values.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
     /// Writes the stored form of `steps` to `stored`: see `StoredState`.
