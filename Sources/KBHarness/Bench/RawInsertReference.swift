@@ -2,7 +2,8 @@ import CSQLite
 import Foundation
 
 /// The reference write rate: the same result rows inserted through the raw SQLite C API (prepared
-/// statements, text bound `SQLITE_STATIC`, one transaction), into a fresh database with the same schema.
+/// statements, text bound `SQLITE_STATIC`, one transaction, the result rows as many to an INSERT as kbharness
+/// puts in one), into a fresh database with the same schema.
 /// Like kbharness, it finds or inserts each row's cell, state (and the state's metric list), definition pair
 /// and message first, so both do the same work: what several rows share is stored once.
 ///
@@ -20,11 +21,10 @@ enum RawInsertReference {
         var insertDefinitionPair: OpaquePointer
         var findMessage: OpaquePointer
         var insertMessage: OpaquePointer
-        var insertResult: OpaquePointer
 
         var all: [OpaquePointer] {
             [findCell, insertCell, findState, insertState, findMetricList, insertMetricList, findDefinitionPair,
-             insertDefinitionPair, findMessage, insertMessage, insertResult]
+             insertDefinitionPair, findMessage, insertMessage]
         }
     }
 
@@ -62,9 +62,10 @@ enum RawInsertReference {
             findDefinitionPair: try prepare("SELECT id FROM definition_pair WHERE scenario_hash = ? AND device_hash = ?"),
             insertDefinitionPair: try prepare("INSERT INTO definition_pair (scenario_hash, device_hash) VALUES (?, ?)"),
             findMessage: try prepare("SELECT id FROM message WHERE text = ?"),
-            insertMessage: try prepare("INSERT INTO message (text) VALUES (?)"),
-            insertResult: try prepare(HarnessStore.insertResultSQL))
+            insertMessage: try prepare("INSERT INTO message (text) VALUES (?)"))
         defer { for statement in statements.all { sqlite3_finalize(statement) } }
+        var inserts = ChunkInserts(db)
+        defer { inserts.finalize() }
         // Metric lists, definition pairs and messages are few: looked up once per batch, as kbharness does.
         var known: [OpaquePointer: [String: Int64]] = [:]
         func sharedID(_ find: OpaquePointer, _ insert: OpaquePointer, _ texts: [String]) throws -> Int64 {
@@ -76,41 +77,31 @@ enum RawInsertReference {
             known[find, default: [:]][key] = id
             return id
         }
-        for record in records {
-            let outcome = record.outcome
-            let key = outcome.key
-            let cellID = try findOrInsert(db, find: statements.findCell, texts: [key.text]) {
-                sqlite3_bind_int64(statements.insertCell, 2, record.scenarioID)
-                sqlite3_bind_int64(statements.insertCell, 3, record.deviceID)
-                return try step(db, statements.insertCell, texts: [key.text, key.orientation.rawValue,
-                                                                     key.keyboard.rawValue, key.strategy],
-                                positions: [1, 4, 5, 6])
+        // Rows go `resultRowsPerInsert` to a statement, as kbharness writes them.
+        for chunk in chunks(records.count) {
+            let insert = try inserts.statement(rows: chunk.count)
+            for (row, index) in chunk.enumerated() {
+                let record = records[index], outcome = record.outcome, key = outcome.key
+                let cellID = try findOrInsert(db, find: statements.findCell, texts: [key.text]) {
+                    sqlite3_bind_int64(statements.insertCell, 2, record.scenarioID)
+                    sqlite3_bind_int64(statements.insertCell, 3, record.deviceID)
+                    return try step(db, statements.insertCell, texts: [key.text, key.orientation.rawValue,
+                                                                         key.keyboard.rawValue, key.strategy],
+                                    positions: [1, 4, 5, 6])
+                }
+                let stateID = try findOrInsert(db, find: statements.findState, texts: [record.stateHash]) {
+                    let list = try sharedID(statements.findMetricList, statements.insertMetricList, [record.state.positions])
+                    sqlite3_bind_int64(statements.insertState, 2, list)
+                    return try step(db, statements.insertState, texts: [record.stateHash, record.state.steps], positions: [1, 3])
+                }
+                let pairID = try sharedID(statements.findDefinitionPair, statements.insertDefinitionPair,
+                                          [record.scenarioHash, record.deviceHash])
+                let messageID = try outcome.message.map {
+                    try sharedID(statements.findMessage, statements.insertMessage, [$0])
+                }
+                inserts.bind(insert, row: row, runID: runID, ids: (cellID, stateID, pairID, messageID), outcome: outcome)
             }
-            let stateID = try findOrInsert(db, find: statements.findState, texts: [record.stateHash]) {
-                let list = try sharedID(statements.findMetricList, statements.insertMetricList, [record.state.positions])
-                sqlite3_bind_int64(statements.insertState, 2, list)
-                return try step(db, statements.insertState, texts: [record.stateHash, record.state.steps], positions: [1, 3])
-            }
-            let pairID = try sharedID(statements.findDefinitionPair, statements.insertDefinitionPair,
-                                      [record.scenarioHash, record.deviceHash])
-            let insert = statements.insertResult
-            if let message = outcome.message {
-                sqlite3_bind_int64(insert, 11, try sharedID(statements.findMessage, statements.insertMessage, [message]))
-            } else {
-                sqlite3_bind_null(insert, 11)
-            }
-            sqlite3_bind_int64(insert, 1, runID)
-            sqlite3_bind_int64(insert, 2, cellID)
-            sqlite3_bind_int64(insert, 3, stateID)
-            sqlite3_bind_int64(insert, 4, pairID)
-            bindNumbers(insert, outcome)
-            var texts = [outcome.status.rawValue]
-            var positions: [Int32] = [5]
-            if let reference = outcome.reference {
-                texts.append(reference.rawValue)
-                positions.append(17)
-            }
-            _ = try step(db, insert, texts: texts, positions: positions)
+            try inserts.run(insert)
         }
         sqlite3_exec(db, "COMMIT", nil, nil, nil)
         return (clock.now - start).inSeconds
@@ -145,22 +136,17 @@ enum RawInsertReference {
         guard ids.count == records.count else {
             throw HarnessError(.software, "small-row measurement: \(ids.count) stored rows for \(records.count) records")
         }
-        var prepared: OpaquePointer?
-        guard sqlite3_prepare_v3(db, HarnessStore.insertResultSQL, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared,
-                                 nil) == SQLITE_OK, let insert = prepared else { throw failure(db) }
-        defer { sqlite3_finalize(insert) }
+        var inserts = ChunkInserts(db)
+        defer { inserts.finalize() }
         let clock = ContinuousClock()
         let start = clock.now
         sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
-        for (record, id) in zip(records, ids) {
-            let outcome = record.outcome
-            sqlite3_bind_int64(insert, 1, runID)
-            sqlite3_bind_int64(insert, 2, id.cell)
-            sqlite3_bind_int64(insert, 3, id.state)
-            sqlite3_bind_int64(insert, 4, id.pair)
-            if let message = id.message { sqlite3_bind_int64(insert, 11, message) } else { sqlite3_bind_null(insert, 11) }
-            bindNumbers(insert, outcome)
-            _ = try step(db, insert, texts: [outcome.status.rawValue], positions: [5])
+        for chunk in chunks(records.count) {
+            let insert = try inserts.statement(rows: chunk.count)
+            for (row, index) in chunk.enumerated() {
+                inserts.bind(insert, row: row, runID: runID, ids: ids[index], outcome: records[index].outcome)
+            }
+            try inserts.run(insert)
         }
         sqlite3_exec(db, "COMMIT", nil, nil, nil)
         return (clock.now - start).inSeconds
@@ -198,22 +184,84 @@ enum RawInsertReference {
         return (clock.now - start).inSeconds
     }
 
-    /// Binds a result row's counts and measurements (parameters 6–10, 12–19 of `insertResultSQL`): the
-    /// reference column is left NULL, as the benchmark's cells record none.
-    private static func bindNumbers(_ insert: OpaquePointer, _ outcome: CellOutcome) {
-        sqlite3_bind_int64(insert, 6, Int64(outcome.steps.count))
-        sqlite3_bind_int64(insert, 7, Int64(outcome.failedInvariants))
-        sqlite3_bind_int64(insert, 8, Int64(outcome.mismatches.count))
-        if let gap = outcome.minGap { sqlite3_bind_double(insert, 9, gap) } else { sqlite3_bind_null(insert, 9) }
-        if let occlusion = outcome.maxOcclusion { sqlite3_bind_double(insert, 10, occlusion) } else { sqlite3_bind_null(insert, 10) }
-        sqlite3_bind_int64(insert, 12, Int64(outcome.knownFailures))
-        sqlite3_bind_int64(insert, 13, Int64(outcome.steps(breaking: .covered)))
-        sqlite3_bind_int64(insert, 14, Int64(outcome.steps(breaking: .aboveTopGuide)))
-        sqlite3_bind_int64(insert, 15, Int64(outcome.steps(breaking: .notRestored)))
-        sqlite3_bind_int64(insert, 16, Int64(outcome.attempts))
-        sqlite3_bind_null(insert, 17)
-        sqlite3_bind_null(insert, 18)
-        if let wall = outcome.wallNanoseconds { sqlite3_bind_int64(insert, 19, wall) } else { sqlite3_bind_null(insert, 19) }
+    /// `0..<count` in runs of `HarnessStore.resultRowsPerInsert`.
+    private static func chunks(_ count: Int) -> [Range<Int>] {
+        stride(from: 0, to: count, by: HarnessStore.resultRowsPerInsert).map {
+            $0..<min($0 + HarnessStore.resultRowsPerInsert, count)
+        }
+    }
+
+    /// kbharness's multi-row result INSERT (`HarnessStore.insertResultsSQL`), through the C API: one statement
+    /// per row count, texts bound `SQLITE_STATIC` from copies made once.
+    private struct ChunkInserts {
+        let db: OpaquePointer
+        private var statements: [Int: OpaquePointer] = [:]
+        /// The status texts, NUL-terminated, alive until `finalize`.
+        private var texts: [String: UnsafeMutablePointer<CChar>] = [:]
+
+        /// Prepares on `db`.
+        init(_ db: OpaquePointer) { self.db = db }
+
+        /// The statement for `rows` rows, prepared when first asked for.
+        mutating func statement(rows: Int) throws -> OpaquePointer {
+            if let statement = statements[rows] { return statement }
+            var prepared: OpaquePointer?
+            guard sqlite3_prepare_v3(db, HarnessStore.insertResultsSQL(rows: rows), -1, UInt32(SQLITE_PREPARE_PERSISTENT),
+                                     &prepared, nil) == SQLITE_OK, let prepared else { throw failure(db) }
+            statements[rows] = prepared
+            return prepared
+        }
+
+        /// Binds row `row` of `insert`: the ids, the status, the counts and measurements; the reference column
+        /// is left NULL, as the benchmark's cells record none.
+        mutating func bind(_ insert: OpaquePointer, row: Int, runID: Int64,
+                           ids: (cell: Int64, state: Int64, pair: Int64, message: Int64?), outcome: CellOutcome) {
+            let base = Int32(row) * HarnessStore.resultParameters
+            sqlite3_bind_int64(insert, base + 1, runID)
+            sqlite3_bind_int64(insert, base + 2, ids.cell)
+            sqlite3_bind_int64(insert, base + 3, ids.state)
+            sqlite3_bind_int64(insert, base + 4, ids.pair)
+            let status = outcome.status.rawValue
+            if texts[status] == nil { texts[status] = strdup(status) }
+            sqlite3_bind_text(insert, base + 5, texts[status], -1, nil)
+            sqlite3_bind_int64(insert, base + 6, Int64(outcome.steps.count))
+            sqlite3_bind_int64(insert, base + 7, Int64(outcome.failedInvariants))
+            sqlite3_bind_int64(insert, base + 8, Int64(outcome.mismatches.count))
+            if let gap = outcome.minGap { sqlite3_bind_double(insert, base + 9, gap) } else { sqlite3_bind_null(insert, base + 9) }
+            if let occlusion = outcome.maxOcclusion {
+                sqlite3_bind_double(insert, base + 10, occlusion)
+            } else {
+                sqlite3_bind_null(insert, base + 10)
+            }
+            if let message = ids.message { sqlite3_bind_int64(insert, base + 11, message) } else { sqlite3_bind_null(insert, base + 11) }
+            sqlite3_bind_int64(insert, base + 12, Int64(outcome.knownFailures))
+            sqlite3_bind_int64(insert, base + 13, Int64(outcome.steps(breaking: .covered)))
+            sqlite3_bind_int64(insert, base + 14, Int64(outcome.steps(breaking: .aboveTopGuide)))
+            sqlite3_bind_int64(insert, base + 15, Int64(outcome.steps(breaking: .notRestored)))
+            sqlite3_bind_int64(insert, base + 16, Int64(outcome.attempts))
+            sqlite3_bind_null(insert, base + 17)
+            sqlite3_bind_null(insert, base + 18)
+            if let wall = outcome.wallNanoseconds { sqlite3_bind_int64(insert, base + 19, wall) } else { sqlite3_bind_null(insert, base + 19) }
+        }
+
+        /// Runs `insert`, reading the ids it returns as kbharness does.
+        func run(_ insert: OpaquePointer) throws {
+            var rc = sqlite3_step(insert)
+            while rc == SQLITE_ROW {
+                _ = (sqlite3_column_int64(insert, 0), sqlite3_column_int64(insert, 1))
+                rc = sqlite3_step(insert)
+            }
+            sqlite3_reset(insert)
+            guard rc == SQLITE_DONE else { throw failure(db) }
+        }
+
+        /// Finalizes the statements and frees the texts.
+        mutating func finalize() {
+            for statement in statements.values { sqlite3_finalize(statement) }
+            for text in texts.values { free(text) }
+            statements = [:]
+            texts = [:]
+        }
     }
 
     /// The id `find` (bound with `texts`) returns, or the row id `insert` makes when it returns none.

@@ -423,21 +423,47 @@ extension HarnessStore {
         return counts
     }
 
-    /// One `result` row; the raw C-API benchmark reference binds the same statement. Its cell, state,
-    /// definitions and message are integer keys: the text they stand for is stored once, in `cell`, `state`,
-    /// `definition_pair` and `message`.
-    static let insertResultSQL = """
+    /// The columns of a `result` row, in the order every insert binds them.
+    static let resultColumns = """
         INSERT INTO result (run_id, cell_id, state_id, definition_pair_id, status, steps, failed_invariants,
                             failed_expectations, min_gap, max_occlusion, message_id, known_failures, covered_steps,
                             above_guide_steps, not_restored_steps, attempts, reference, reference_differences, wall_ns)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES
         """
 
-    /// The inserts of `writeResults`, inside the caller's transaction.
+    /// Parameters of one `result` row.
+    static let resultParameters: Int32 = 19
+
+    /// Result rows per INSERT. SQLite does its per-statement work once for all of them, above all the CHECKs
+    /// of the form `x IN (a, b, c, …)`: SQLite 3.40 evaluates a list of more than two values through a
+    /// temporary B-tree that it builds again at every execution of the statement.
+    static let resultRowsPerInsert = 64
+
+    /// One INSERT of `rows` `result` rows (`resultParameters` each, row after row); the raw C-API benchmark
+    /// reference binds the same statement. A row's cell, state, definitions and message are integer keys: the
+    /// text they stand for is stored once, in `cell`, `state`, `definition_pair` and `message`. It returns each
+    /// new row's id with its cell id, a run's key for it (RETURNING promises no order).
+    static func insertResultsSQL(rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: Int(resultParameters)).joined(separator: ", ") + ")"
+        return resultColumns + " " + Array(repeating: row, count: rows).joined(separator: ",\n    ")
+            + "\nRETURNING id, cell_id"
+    }
+
+    /// One INSERT of `rows` recorded references (five parameters each: scenario, cell, result, mode, time).
+    /// A cell's first reference needs no UPDATE; should another run have recorded one meanwhile, that one
+    /// stays (OR IGNORE: the current-reference index allows one per cell).
+    static func insertReferencesSQL(rows: Int) -> String {
+        "INSERT OR IGNORE INTO cell_reference (scenario_id, cell_id, result_id, origin, mode, created_at) VALUES "
+            + Array(repeating: "(?, ?, ?, 'record', ?, ?)", count: rows).joined(separator: ", ")
+    }
+
+    /// The inserts of `writeResults`, inside the caller's transaction: the records `resultRowsPerInsert` at a
+    /// time, their keys found or made first, in record order, so every table's new rows come in that order.
     private func insertResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode) throws
         -> [(record: Int, regression: Int, rowID: Int64)] {
-        let insertResult = try database.prepare(HarnessStore.insertResultSQL, persistent: true)
         var keys = try StoredKeys(database)
+        var resultInserts = ChunkStatements(database, sql: HarnessStore.insertResultsSQL)
+        var referenceInserts = ChunkStatements(database, sql: HarnessStore.insertReferencesSQL)
         let insertTiming = try database.prepare("""
             INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -453,77 +479,109 @@ extension HarnessStore {
         let supersedeReference = try database.prepare("""
             UPDATE cell_reference SET superseded_at = ? WHERE cell_id = ? AND superseded_at IS NULL
             """, persistent: true)
-        // A cell's first reference needs no UPDATE; should another run have recorded one meanwhile, that
-        // one stays (OR IGNORE: the current-reference index allows one per cell).
-        let insertReference = try database.prepare("""
-            INSERT OR IGNORE INTO cell_reference (scenario_id, cell_id, result_id, origin, mode, created_at)
-            VALUES (?, ?, ?, 'record', ?, ?)
-            """, persistent: true)
         let now = Timestamp.now()
         var pending: [(record: Int, regression: Int, rowID: Int64)] = []
-        for (index, record) in results.enumerated() {
-            let outcome = record.outcome
-            let cellID = try record.cellID ?? keys.cellID(outcome.key, scenarioID: record.scenarioID, deviceID: record.deviceID)
-            let stateID = try record.stateID ?? keys.stateID(record.state, hash: record.stateHash)
-            try insertResult.bind(1, runID)
-            try insertResult.bind(2, cellID)
-            try insertResult.bind(3, stateID)
-            try insertResult.bind(4, try keys.definitionPairID(scenario: record.scenarioHash, device: record.deviceHash))
-            try insertResult.bind(5, outcome.status.rawValue)
-            try insertResult.bind(6, outcome.steps.count)
-            try insertResult.bind(7, outcome.failedInvariants)
-            try insertResult.bind(8, outcome.mismatches.count)
-            try insertResult.bind(9, outcome.minGap)
-            try insertResult.bind(10, outcome.maxOcclusion)
-            try insertResult.bind(11, try outcome.message.map { try keys.messageID($0) })
-            try insertResult.bind(12, outcome.knownFailures)
-            let breaking = outcome.stepsBreakingEach
-            try insertResult.bind(13, breaking.covered)
-            try insertResult.bind(14, breaking.aboveTopGuide)
-            try insertResult.bind(15, breaking.notRestored)
-            try insertResult.bind(16, outcome.attempts)
-            try insertResult.bind(17, outcome.reference?.rawValue)
-            try insertResult.bind(18, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
-            try insertResult.bind(19, outcome.wallNanoseconds)
-            try insertResult.execute()
-            let resultID = database.lastInsertRowID
-            if outcome.reference == .recorded {
-                if record.replacesReference {
-                    try supersedeReference.bind([.text(now), .integer(cellID)])
-                    try supersedeReference.execute()
-                }
-                try insertReference.bind([.integer(record.scenarioID), .integer(cellID), .integer(resultID),
-                                          .text(recordMode.rawValue), .text(now)])
-                try insertReference.execute()
+        var cellIDs: [Int64] = []
+        // References are inserted as many at a time as results, whichever chunks they come from.
+        var recorded: [(scenarioID: Int64, cellID: Int64, resultID: Int64)] = []
+        func flushReferences() throws {
+            guard !recorded.isEmpty else { return }
+            let insertReferences = try referenceInserts.statement(rows: recorded.count)
+            for (row, reference) in recorded.enumerated() {
+                let base = Int32(row * 5)
+                try insertReferences.bind(base + 1, reference.scenarioID)
+                try insertReferences.bind(base + 2, reference.cellID)
+                try insertReferences.bind(base + 3, reference.resultID)
+                try insertReferences.bind(base + 4, recordMode.rawValue)
+                try insertReferences.bind(base + 5, now)
             }
-            if let timing = record.timing {
-                try insertTiming.bind([.integer(resultID), .integer(Int64(timing.warmup)),
-                                       .integer(Int64(timing.samples.count)), .integer(Int64(timing.batch)),
-                                       .integer(timing.min), .integer(timing.p50), .integer(timing.p90),
-                                       .integer(timing.max), .blob(timing.packed)])
-                try insertTiming.execute()
-            }
-            // The key as text only for a cell with regressions: most have none.
-            let cell = record.regressions.isEmpty ? "" : outcome.key.text
-            for (regressionIndex, regression) in record.regressions.enumerated() {
-                try insertRegression.bind([
-                    .integer(runID), .integer(resultID), .text(cell), .text(regression.kind),
-                    .text(regression.against), regression.againstRunID.map(SQLiteValue.integer) ?? .null,
-                    regression.expectedID.map(SQLiteValue.integer) ?? .null,
-                    regression.step.map { .integer(Int64($0)) } ?? .null,
-                    regression.metric.map(SQLiteValue.text) ?? .null,
-                    regression.oldValue.map(SQLiteValue.text) ?? .null,
-                    regression.newValue.map(SQLiteValue.text) ?? .null,
-                    .text(regression.rule), .integer(regression.failsRun ? 1 : 0)] + timingColumns(regression.timing)
-                    + [regression.differing.map { .integer(Int64($0)) } ?? .null,
-                       .integer(regression.definitionChanged ? 1 : 0)])
-                try insertRegression.execute()
-                if regression.awaitsConfirmation {
-                    pending.append((index, regressionIndex, database.lastInsertRowID))
-                }
-            }
+            try insertReferences.execute()
+            recorded.removeAll(keepingCapacity: true)
         }
+        for chunkStart in stride(from: 0, to: results.count, by: HarnessStore.resultRowsPerInsert) {
+            let chunk = chunkStart..<min(chunkStart + HarnessStore.resultRowsPerInsert, results.count)
+            let insertResult = try resultInserts.statement(rows: chunk.count)
+            cellIDs.removeAll(keepingCapacity: true)
+            for (row, index) in chunk.enumerated() {
+                let record = results[index], outcome = record.outcome
+                let cellID = try record.cellID ?? keys.cellID(outcome.key, scenarioID: record.scenarioID, deviceID: record.deviceID)
+                cellIDs.append(cellID)
+                try bindResult(insertResult, row: row, runID: runID, cellID: cellID,
+                               stateID: try record.stateID ?? keys.stateID(record.state, hash: record.stateHash),
+                               pairID: try keys.definitionPairID(scenario: record.scenarioHash, device: record.deviceHash),
+                               messageID: try outcome.message.map { try keys.messageID($0) }, outcome: outcome)
+            }
+            var resultIDs: [Int64: Int64] = [:]
+            try insertResult.forEachRow { resultIDs[$0.int64(1)] = $0.int64(0) }
+            for (row, index) in chunk.enumerated() {
+                let record = results[index], outcome = record.outcome, cellID = cellIDs[row]
+                guard let resultID = resultIDs[cellID] else {
+                    throw HarnessError(.software, "result of cell \(outcome.key.text) not inserted")
+                }
+                if outcome.reference == .recorded {
+                    if record.replacesReference {
+                        try supersedeReference.bind([.text(now), .integer(cellID)])
+                        try supersedeReference.execute()
+                    }
+                    recorded.append((record.scenarioID, cellID, resultID))
+                }
+                if let timing = record.timing {
+                    try insertTiming.bind([.integer(resultID), .integer(Int64(timing.warmup)),
+                                           .integer(Int64(timing.samples.count)), .integer(Int64(timing.batch)),
+                                           .integer(timing.min), .integer(timing.p50), .integer(timing.p90),
+                                           .integer(timing.max), .blob(timing.packed)])
+                    try insertTiming.execute()
+                }
+                // The key as text only for a cell with regressions: most have none.
+                let cell = record.regressions.isEmpty ? "" : outcome.key.text
+                for (regressionIndex, regression) in record.regressions.enumerated() {
+                    try insertRegression.bind([
+                        .integer(runID), .integer(resultID), .text(cell), .text(regression.kind),
+                        .text(regression.against), regression.againstRunID.map(SQLiteValue.integer) ?? .null,
+                        regression.expectedID.map(SQLiteValue.integer) ?? .null,
+                        regression.step.map { .integer(Int64($0)) } ?? .null,
+                        regression.metric.map(SQLiteValue.text) ?? .null,
+                        regression.oldValue.map(SQLiteValue.text) ?? .null,
+                        regression.newValue.map(SQLiteValue.text) ?? .null,
+                        .text(regression.rule), .integer(regression.failsRun ? 1 : 0)] + timingColumns(regression.timing)
+                        + [regression.differing.map { .integer(Int64($0)) } ?? .null,
+                           .integer(regression.definitionChanged ? 1 : 0)])
+                    try insertRegression.execute()
+                    if regression.awaitsConfirmation {
+                        pending.append((index, regressionIndex, database.lastInsertRowID))
+                    }
+                }
+            }
+            if recorded.count >= HarnessStore.resultRowsPerInsert { try flushReferences() }
+        }
+        try flushReferences()
         return pending
+    }
+
+    /// Binds one `result` row as row `row` (from 0) of a statement of `insertResultsSQL`.
+    private func bindResult(_ statement: Statement, row: Int, runID: Int64, cellID: Int64, stateID: Int64,
+                            pairID: Int64, messageID: Int64?, outcome: CellOutcome) throws {
+        let base = Int32(row) * HarnessStore.resultParameters
+        try statement.bind(base + 1, runID)
+        try statement.bind(base + 2, cellID)
+        try statement.bind(base + 3, stateID)
+        try statement.bind(base + 4, pairID)
+        try statement.bind(base + 5, outcome.status.rawValue)
+        try statement.bind(base + 6, outcome.steps.count)
+        try statement.bind(base + 7, outcome.failedInvariants)
+        try statement.bind(base + 8, outcome.mismatches.count)
+        try statement.bind(base + 9, outcome.minGap)
+        try statement.bind(base + 10, outcome.maxOcclusion)
+        try statement.bind(base + 11, messageID)
+        try statement.bind(base + 12, outcome.knownFailures)
+        let breaking = outcome.stepsBreakingEach
+        try statement.bind(base + 13, breaking.covered)
+        try statement.bind(base + 14, breaking.aboveTopGuide)
+        try statement.bind(base + 15, breaking.notRestored)
+        try statement.bind(base + 16, outcome.attempts)
+        try statement.bind(base + 17, outcome.reference?.rawValue)
+        try statement.bind(base + 18, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
+        try statement.bind(base + 19, outcome.wallNanoseconds)
     }
 
     /// The latest result of every cell (of `scenario` only, when given) in earlier complete runs, by cell key,
