@@ -196,7 +196,8 @@ import KBSQLite
         _ = try MergeStore.merge(inputs: [scratch.file("a.sqlite")], into: target)
         try FileManager.default.copyItem(atPath: scratch.file("b.sqlite"), toPath: scratch.file("old.sqlite"))
         let old = try Database(path: scratch.file("old.sqlite"))
-        try old.setUserVersion(try HarnessStore.migrator().latestVersion - 1)
+        // Schema 13 written over tables of today's shape: 0014 cannot apply to them.
+        try old.setUserVersion(13)
         old.close()
         try FileManager.default.copyItem(atPath: scratch.file("b.sqlite"), toPath: scratch.file("foreign.sqlite"))
         let foreign = try Database(path: scratch.file("foreign.sqlite"))

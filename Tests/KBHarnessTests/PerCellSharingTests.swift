@@ -40,8 +40,9 @@ import KeyboardAvoidance
             let shared = encoder.encode(outcome.steps)
             let (canonical, stored) = StateEncoding.encode(outcome.steps)
             #expect(shared.stored == stored, "\(outcome.key)")
-            #expect(shared.hash == DefinitionHash.fnv1a64(canonical), "\(outcome.key)")
+            #expect(shared.hash == DefinitionHash.fnv1a64(stored.positions + stored.steps), "\(outcome.key)")
             #expect(stored.canonicalJSON == canonical, "\(outcome.key)")
+            #expect(StateEncoding.stored(fromCanonical: canonical) == stored, "\(outcome.key)")
             if outcome.steps.isEmpty == false { repeated += 1 }
         }
         #expect(repeated > 1_000)

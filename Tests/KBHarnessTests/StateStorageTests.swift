@@ -106,7 +106,8 @@ import KeyboardAvoidance
             SELECT s.hash, l.positions, s.steps FROM state s JOIN metric_list l ON l.id = s.metric_list_id
             """) {
             let text = try #require(StoredState(positions: row[1], steps: row[2]).canonicalJSON)
-            #expect(DefinitionHash.fnv1a64(text) == row[0])
+            #expect(DefinitionHash.fnv1a64(row[1] + row[2]) == row[0])
+            #expect(StateEncoding.stored(fromCanonical: text) == StoredState(positions: row[1], steps: row[2]))
         }
         let (_, id2) = try runMatrix(store, selection)
         // The second run adds result rows only, each pointing at the same cell and state as the first run's.
@@ -141,9 +142,20 @@ import KeyboardAvoidance
 
         let migrated = try HarnessStore(path: path)
         defer { migrated.close() }
-        #expect(migrated.appliedMigrations.map(\.version) == [14])
+        #expect(migrated.appliedMigrations.map(\.version) == [14, 15])
+        // Schema 13 showed each state's hash of its canonical JSON; since 0015 it is the hash of the stored form.
+        var rehashed: [String: String] = [:]
+        for row in try migrated.database.textRows("""
+            SELECT s.hash, l.positions, s.steps FROM state s JOIN metric_list l ON l.id = s.metric_list_id
+            """) {
+            #expect(DefinitionHash.fnv1a64(row[1] + row[2]) == row[0])
+            let text = try #require(StoredState(positions: row[1], steps: row[2]).canonicalJSON)
+            rehashed[DefinitionHash.fnv1a64(text)] = row[0]
+        }
+        #expect(rehashed.count == distinct)
         for (view, shown) in zip(views, before) {
-            #expect(try sqlite3(path, "SELECT * FROM \(view)").stdout == shown, "\(view)")
+            let expected = rehashed.reduce(shown) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+            #expect(try sqlite3(path, "SELECT * FROM \(view)").stdout == expected, "\(view)")
         }
         #expect(try showCells.map { try migrated.cellStepsTable(runID: runID, cell: $0).rows } == shown)
         // One state per distinct text, each reading back as exactly that text.
@@ -183,9 +195,13 @@ import KeyboardAvoidance
             ORDER BY r.id
             """)
         var states: [Int64: String] = [:]
+        // Schema 13's state hash: of the canonical JSON text.
+        var canonicalHashes: [String: String] = [:]
         for row in results {
-            guard case .integer(let id) = row[0], case .integer(let run) = row[1], case .text(let cell) = row[2] else { continue }
+            guard case .integer(let id) = row[0], case .integer(let run) = row[1], case .text(let cell) = row[2],
+                  case .text(let hash) = row[12] else { continue }
             states[id] = try #require(try store.cellState(runID: run, cell: cell)?.state)
+            canonicalHashes[hash] = DefinitionHash.fnv1a64(states[id]!)
         }
         store.close()
         let old = try Database(path: path)
@@ -205,7 +221,9 @@ import KeyboardAvoidance
             VALUES (\(Array(repeating: "?", count: 27).joined(separator: ", ")))
             """)
         for row in results {
-            guard case .integer(let id) = row[0] else { continue }
+            guard case .integer(let id) = row[0], case .text(let hash) = row[12] else { continue }
+            var row = row
+            row[12] = .text(canonicalHashes[hash]!)
             try insert.bind(row + [.text(states[id]!)])
             try insert.execute()
         }
@@ -229,6 +247,11 @@ import KeyboardAvoidance
             JOIN new.state s ON s.id = r.state_id;
             DETACH DATABASE new;
             """)
+        let rehash = try old.prepare("UPDATE cell_reference SET state_hash = ? WHERE state_hash = ?")
+        for (hash, canonical) in canonicalHashes {
+            try rehash.bind([.text(canonical), .text(hash)])
+            try rehash.execute()
+        }
         return states
     }
 
@@ -310,8 +333,13 @@ import KeyboardAvoidance
                 + #""metrics":{"root.y":null,"say \"hi\".minY":12,"é.maxY":3.5},"needToMoveLog":[]}]"#)
         #expect(try state("numberPad") == oldStates[2].1)
         #expect(try state("hardware") == "[]")
-        // The hashes stay those of the old texts; the four results share one definition pair.
-        #expect(try store.database.textRows("SELECT hash FROM state ORDER BY hash") == [["a"], ["b"], ["c"], ["d"]])
+        // Each state is hashed again by 0015, as its stored form; the four results share one definition pair.
+        let hashes = try store.database.textRows("""
+            SELECT s.hash, l.positions, s.steps FROM state s JOIN metric_list l ON l.id = s.metric_list_id ORDER BY s.id
+            """)
+        #expect(hashes.count == 4)
+        #expect(hashes.allSatisfy { $0[0] == DefinitionHash.fnv1a64($0[1] + $0[2]) })
+        #expect(hashes[3][1...] == ["{}", "[]"])
         #expect(try store.database.textRows("SELECT scenario_hash, device_hash FROM definition_pair")
                 == [["cbf29ce484222325", "dh"]])
         #expect(try store.database.textRows("SELECT DISTINCT scenario_hash FROM v_cell_history") == [["cbf29ce484222325"]])

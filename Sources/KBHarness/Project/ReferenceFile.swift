@@ -3,7 +3,7 @@ import Foundation
 /// The reference snapshots of one scenario as a file kept in git beside its scenario file
 /// (`__references__/<scenario key>.json`), so they are reviewed in pull requests as swift-snapshot-testing's
 /// are. Canonical JSON that diffs well: keys sorted, one cell per block and one step per line, each step the
-/// exact canonical text the run hashes (`CellOutcome.stateJSON`), numbers in their shortest form.
+/// exact canonical text of the run's state (`CellOutcome.stateJSON`), numbers in their shortest form.
 ///
 /// ```json
 /// {
@@ -325,7 +325,10 @@ public struct ReferenceFiles: Sendable, Equatable {
         var references: [String: StoredReference] = [:]
         for (cell, state) in file.cells {
             references[scenario.key + "|" + cell] = StoredReference(
-                id: 0, resultID: 0, runUUID: "", stateHash: DefinitionHash.fnv1a64(state), scenarioHash: scenario.definitionHash,
+                // The hash a run computes of the same state; a text it cannot give (a file edited by hand) is
+                // compared in full instead.
+                id: 0, resultID: 0, runUUID: "", stateHash: StateEncoding.stored(fromCanonical: state)?.hash ?? "",
+                scenarioHash: scenario.definitionHash,
                 deviceHash: "", file: path, state: state)
         }
         return references

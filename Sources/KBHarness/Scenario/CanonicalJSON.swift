@@ -134,9 +134,13 @@ public enum DefinitionHash {
         return hash
     }
 
-    /// 64-bit FNV-1a of `bytes`: `fnv1a64Value` of the text they are the UTF-8 of, without a `String`.
-    public static func fnv1a64Value(bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// FNV-1a's starting value (its offset basis): the hash of no bytes.
+    public static let fnv1a64Start: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// 64-bit FNV-1a of `bytes`: `fnv1a64Value` of the text they are the UTF-8 of, without a `String`. With
+    /// `continuing`, the hash of whatever gave that value followed by `bytes`.
+    public static func fnv1a64Value(bytes: UnsafeRawBufferPointer, continuing start: UInt64 = fnv1a64Start) -> UInt64 {
+        var hash = start
         for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3

@@ -96,10 +96,16 @@ public final class HarnessStore {
     /// Defines the SQL functions migrations call to convert what SQL alone cannot:
     /// `kbharness_packed_samples(raw)` turns timing samples stored as little-endian Int64 (before 0014) into
     /// their packed form (`TimingSummary.packed`); anything but a blob stays as it is.
+    /// `kbharness_state_hash(positions, steps)` is a stored state's hash (`StoredState.hash`, 0015); NULL when
+    /// either is not text.
     static func defineMigrationFunctions(_ database: Database) throws {
         try database.defineFunction("kbharness_packed_samples", argumentCount: 1) { arguments in
             guard case .blob(let bytes) = arguments[0] else { return arguments[0] }
             return .blob(TimingSummary.pack(TimingSummary.unpackLittleEndian(bytes)))
+        }
+        try database.defineFunction("kbharness_state_hash", argumentCount: 2) { arguments in
+            guard case .text(let positions) = arguments[0], case .text(let steps) = arguments[1] else { return .null }
+            return .text(StoredState(positions: positions, steps: steps).hash)
         }
     }
 

@@ -9,6 +9,10 @@
 /// previousNext]`. A step with a metric that is not a finite number (the canonical JSON writes `null`) has a
 /// ninth element listing those metrics' positions. Numbers and strings are written exactly as the canonical
 /// JSON writes them, so `canonicalJSON` gives that text back byte for byte.
+///
+/// A state's hash (`state.hash`, since migration 0015) is FNV-1a 64 of `positions` followed by `steps`: the
+/// stored form is a function of the canonical JSON, so equal hashes mean equal states as before, and the
+/// hash costs a run no canonical text (about 2.4 times as long).
 public struct StoredState: Sendable, Equatable {
     /// `metric_list.positions`: `{"name":position,…}`, names sorted.
     public var positions: String
@@ -24,6 +28,15 @@ public struct StoredState: Sendable, Equatable {
     /// The canonical JSON text of the state (`CellOutcome.stateJSON`); nil when the stored text is not a state
     /// (a damaged row), which readers show as no stored state.
     public var canonicalJSON: String? { StateEncoding.canonicalJSON(positions: positions, steps: steps) }
+
+    /// `state.hash`: FNV-1a 64 of `positions` followed by `steps`, 16 hex digits.
+    public var hash: String {
+        var positions = positions, steps = steps
+        let start = positions.withUTF8 { DefinitionHash.fnv1a64Value(bytes: UnsafeRawBufferPointer($0)) }
+        return DefinitionHash.hex(steps.withUTF8 {
+            DefinitionHash.fnv1a64Value(bytes: UnsafeRawBufferPointer($0), continuing: start)
+        })
+    }
 }
 
 /// Writes a cell's steps as canonical JSON and as a `StoredState`, and reads the stored form back.
@@ -33,6 +46,105 @@ public enum StateEncoding {
         var encoder = StateEncoder()
         let encoded = encoder.encode(steps, keepingCanonical: true)
         return (encoder.canonicalText, encoded.stored)
+    }
+
+    /// The stored form of a canonical state JSON text (a reference file holds them), checked by turning it
+    /// back: nil when the text is not a state as this encoding writes it, or does not come back byte for byte.
+    public static func stored(fromCanonical text: String) -> StoredState? {
+        let json = JSONRanges(text)
+        guard let stepRanges = json.elements(of: json.whole) else { return nil }
+        var steps: [[String: Range<Int>]] = []
+        var stepMetrics: [[(name: String, value: Range<Int>)]] = []
+        var names = Set<String>()
+        for range in stepRanges {
+            guard let fields = json.fields(of: range), let metricsRange = fields["metrics"],
+                  let members = json.members(of: metricsRange) else { return nil }
+            var metrics: [(name: String, value: Range<Int>)] = []
+            for member in members {
+                guard let name = json.plainString(member.key) else { return nil }
+                metrics.append((name, member.value))
+                names.insert(name)
+            }
+            steps.append(fields)
+            stepMetrics.append(metrics)
+        }
+        let sorted = names.sorted()
+        let position = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) })
+        var positions: [UInt8] = [UInt8(ascii: "{")]
+        for (index, name) in sorted.enumerated() {
+            if index > 0 { positions.append(UInt8(ascii: ",")) }
+            StateEncoder.appendString(name, to: &positions)
+            positions.append(UInt8(ascii: ":"))
+            JSONText.appendNumber(Double(index), to: &positions)
+        }
+        positions.append(UInt8(ascii: "}"))
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        func put(_ literal: StaticString) { literal.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func copy(_ range: Range<Int>) { out.append(contentsOf: json.bytes[range]) }
+        /// The members `keys` of the object at `range`, as a stored array of their values.
+        func array(_ range: Range<Int>, _ keys: [String]) -> Bool {
+            guard let fields = json.fields(of: range), fields.count == keys.count else { return false }
+            put("[")
+            for (index, key) in keys.enumerated() {
+                guard let value = fields[key] else { return false }
+                if index > 0 { put(",") }
+                copy(value)
+            }
+            put("]")
+            return true
+        }
+        for (index, fields) in steps.enumerated() {
+            guard let action = fields["action"], let focused = fields["focused"], let failed = fields["failed"],
+                  let known = fields["known"], let details = fields["details"], let log = fields["needToMoveLog"]
+            else { return nil }
+            if index > 0 { put(",") }
+            put("["); copy(action); put(","); copy(focused); put(",[")
+            var values = [Range<Int>?](repeating: nil, count: sorted.count)
+            for metric in stepMetrics[index] { values[position[metric.name]!] = metric.value }
+            var nonFinite: [Int] = []
+            for (slot, value) in values.enumerated() {
+                if slot > 0 { put(",") }
+                if let value {
+                    copy(value)
+                    if json.isNull(value) { nonFinite.append(slot) }
+                } else {
+                    put("null")
+                }
+            }
+            put("],"); copy(failed); put(","); copy(known); put(","); copy(details); put(","); copy(log); put(",")
+            if let navigation = fields["navigation"] {
+                guard let members = json.fields(of: navigation), members.count == 6,
+                      let toolbar = members["toolbar"] else { return nil }
+                put("[")
+                for (slot, key) in ["index", "list", "next", "previous", "returnKey"].enumerated() {
+                    guard let value = members[key] else { return nil }
+                    if slot > 0 { put(",") }
+                    copy(value)
+                }
+                put(",")
+                if json.isNull(toolbar) {
+                    put("null")
+                } else if !array(toolbar, ["nextEnabled", "previousEnabled", "previousNext"]) {
+                    return nil
+                }
+                put("]")
+            } else {
+                put("null")
+            }
+            if !nonFinite.isEmpty {
+                put(",[")
+                for (slot, number) in nonFinite.enumerated() {
+                    if slot > 0 { put(",") }
+                    JSONText.appendNumber(Double(number), to: &out)
+                }
+                put("]")
+            }
+            put("]")
+        }
+        put("]")
+        let stored = StoredState(positions: String(decoding: positions, as: UTF8.self),
+                                 steps: String(decoding: out, as: UTF8.self))
+        return stored.canonicalJSON == text ? stored : nil
     }
 
     // MARK: - Reading
@@ -116,9 +228,9 @@ public enum StateEncoding {
     }
 }
 
-/// A cell's state as a run stores it: the hash of its canonical JSON and its stored form.
+/// A cell's state as a run stores it: its hash and its stored form.
 public struct EncodedState: Sendable, Equatable {
-    /// FNV-1a 64 of the canonical JSON text, 16 hex digits (`state.hash`).
+    /// `stored.hash` (`state.hash`).
     public var hash: String
     /// The stored form (`metric_list.positions`, `state.steps`).
     public var stored: StoredState
@@ -127,8 +239,8 @@ public struct EncodedState: Sendable, Equatable {
 /// Encodes the states of many cells, one after another on one thread, into the bytes `StateEncoding`
 /// describes. What it works out once it keeps for the cells after: the sorted order of each arrangement of
 /// metric names a step has (`StepObserver` writes the same few again and again), each metric list with its
-/// escaped positions text, and the last few states, so a cell whose stored form equals a recent one's (one
-/// keyboard after another often changes nothing) is neither written as canonical JSON nor hashed again.
+/// escaped positions text and the hash of that text, and the last few states, so a cell whose stored form
+/// equals a recent one's (one keyboard after another often changes nothing) is not hashed again.
 /// The output is the same whatever it remembers: a stored form and its metric list give exactly one canonical
 /// text (`StateEncoding.canonicalJSON` rebuilds it).
 public struct StateEncoder {
@@ -151,6 +263,8 @@ public struct StateEncoder {
         var names: [String]
         /// `metric_list.positions`.
         var positions: String
+        /// FNV-1a 64 of `positions`, where a state's hash goes on from.
+        var positionsHash: UInt64
         /// For each arrangement (by index into `arrangements`): for each position, the index of the metric the
         /// step's values give there, or -1 when the step has no such metric.
         var placements: [Int: [Int]] = [:]
@@ -187,10 +301,10 @@ public struct StateEncoder {
     /// An encoder that knows nothing yet.
     public init() {}
 
-    /// The canonical JSON of the last state encoded with `keepingCanonical` (or that was not recent).
+    /// The canonical JSON of the last state encoded with `keepingCanonical`.
     var canonicalText: String { String(decoding: canonical, as: UTF8.self) }
 
-    /// The hash and stored form of `steps`. With `keepingCanonical`, the canonical JSON is always written and
+    /// The hash and stored form of `steps`. With `keepingCanonical`, the canonical JSON is written too and
     /// `canonicalText` gives it afterwards.
     public mutating func encode(_ steps: [StepRecord], keepingCanonical: Bool = false) -> EncodedState {
         if arrangements.count > StateEncoder.arrangementLimit { self = StateEncoder() }
@@ -210,8 +324,10 @@ public struct StateEncoder {
            let hit = recent.first(where: { $0.list == list && $0.steps == stored }) {
             return hit.encoded
         }
-        writeCanonical(steps)
-        let hash = canonical.withUnsafeBytes { DefinitionHash.fnv1a64Value(bytes: $0) }
+        if keepingCanonical { writeCanonical(steps) }
+        let hash = stored.withUnsafeBytes {
+            DefinitionHash.fnv1a64Value(bytes: $0, continuing: metricLists[list].positionsHash)
+        }
         let encoded = EncodedState(hash: DefinitionHash.hex(hash),
                                    stored: StoredState(positions: metricLists[list].positions,
                                                        steps: String(decoding: stored, as: UTF8.self)))
@@ -281,7 +397,8 @@ public struct StateEncoder {
             JSONText.appendNumber(Double(position), to: &positions)
         }
         positions.append(UInt8(ascii: "}"))
-        var list = MetricList(names: names, positions: String(decoding: positions, as: UTF8.self))
+        var list = MetricList(names: names, positions: String(decoding: positions, as: UTF8.self),
+                              positionsHash: positions.withUnsafeBytes { DefinitionHash.fnv1a64Value(bytes: $0) })
         for index in used {
             // Both lists are sorted by name: walk them together. A name the step repeats (no scenario can make
             // one) keeps its first value.
@@ -532,6 +649,26 @@ struct JSONRanges {
         while start < end && JSONRanges.isSpace(bytes[start]) { start += 1 }
         while end > start && JSONRanges.isSpace(bytes[end - 1]) { end -= 1 }
         return start..<end
+    }
+
+    /// The members of the object at `range` by key, for keys that are plain strings (no escapes); nil when it
+    /// is not an object or a key is not plain or repeats.
+    func fields(of range: Range<Int>) -> [String: Range<Int>]? {
+        guard let members = members(of: range) else { return nil }
+        var fields: [String: Range<Int>] = [:]
+        for member in members {
+            guard let key = plainString(member.key), fields.updateValue(member.value, forKey: key) == nil else { return nil }
+        }
+        return fields
+    }
+
+    /// The text of the string token at `range` when it holds no escape; nil otherwise.
+    func plainString(_ range: Range<Int>) -> String? {
+        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\""),
+              bytes[range.upperBound - 1] == UInt8(ascii: "\"") else { return nil }
+        let inside = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
+        guard !inside.contains(UInt8(ascii: "\\")) else { return nil }
+        return String(decoding: inside, as: UTF8.self)
     }
 
     /// The first byte of a value, 0 for an empty range.
