@@ -77,6 +77,45 @@ import KeyboardAvoidance
         #expect(namedCells > 50)
     }
 
+    @Test func aDeviceThatDiffersOnlyInNameTakesItsTwinsStepsAndKeepsItsOwnVerdicts() throws {
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
+        let original = try #require(library.device("iphone-se-1st-gen"))
+        var twin = original
+        twin.key = "iphone-se-twin"
+        twin.name = "Twin"
+        twin.provenance = []
+        var taller = original
+        taller.key = "iphone-se-taller-keyboard"
+        taller.keyboards.portrait.standard += 1
+        // An expected value of the twin's alone, which its twin's steps must not make pass.
+        let expected = [ExpectedValue(id: 1, device: twin.key, orientation: nil, keyboard: nil, strategy: nil, step: 1,
+                                      metric: "root.y", value: 12_345, tolerance: 0.5)]
+        var shared = 0, recorded = 0
+        for scenario in library.scenarios {
+            let screens = ScreenCache()
+            for keyboard in [KeyboardKind.standard, .emoji] {
+                for device in [original, twin, taller] {
+                    let key = CellKey(scenario: scenario.key, device: device.key, orientation: .portrait,
+                                      keyboard: keyboard, strategy: "iq")
+                    let runner = try #require(CellRunner(key: key, scenario: scenario, device: device))
+                    let cell = screens.recordedCell(scenario, on: device, key, named: CellRunner.namedViews(expected))
+                    if device.key != original.key && screens.recordedSteps(cell) != nil { shared += 1 }
+                    let through = runner.run(expected: expected, screens: screens)
+                    let alone = runner.run(expected: expected)
+                    #expect(through.status == alone.status && through.steps == alone.steps, "\(key)")
+                    #expect(through.message == alone.message && through.mismatches == alone.mismatches, "\(key)")
+                    if device.key == twin.key && alone.status != .error {
+                        #expect(alone.mismatches.count == 1, "\(key)")
+                    }
+                    if device.key == original.key && alone.status != .error { recorded += 1 }
+                }
+            }
+        }
+        // The twin takes every cell the original recorded; a keyboard one point taller is another device.
+        #expect(shared == recorded)
+        #expect(shared >= 10)
+    }
+
     @Test func timingThroughASharedScreenCacheMeasuresTheSameEvents() throws {
         let screens = ScreenCache()
         for cell in try Self.cells().prefix(40) {

@@ -103,18 +103,30 @@ public struct CellRunner: Sendable {
 
     /// `run(expected:)`, resolving layouts through `screens`.
     func run(expected: [ExpectedValue], screens: ScreenCache?) -> CellOutcome {
-        let compiled: Compiled
-        do {
-            compiled = try compile(screens: screens)
-        } catch {
-            return CellOutcome(key: key, status: .error, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
-                               message: error.description)
+        // A device whose simulation inputs equal one's that already ran this cell records the same steps:
+        // they are taken, not computed again. (An error is never shared: its message names the device.)
+        let shared = screens?.recordedCell(scenario, on: device, key, named: CellRunner.namedViews(expected))
+        var steps: [StepRecord]
+        if let shared, let recorded = screens?.recordedSteps(shared) {
+            steps = recorded
+        } else {
+            let compiled: Compiled
+            do {
+                compiled = try compile(screens: screens)
+            } catch {
+                return CellOutcome(key: key, status: .error, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
+                                   message: error.description)
+            }
+            steps = record(compiled, expected: expected, screens: screens)
+            if let shared { screens?.keep(steps, for: shared) }
         }
-        var steps = record(compiled, expected: expected, screens: screens)
-        for index in steps.indices {
+        // Steps are written only where a known issue applies: writing every step would copy steps shared
+        // with a twin device (or just recorded) for nothing.
+        for index in steps.indices where !steps[index].failed.isEmpty && !scenario.knownIssues.isEmpty {
             let known = steps[index].failed.filter { invariant in
                 scenario.knownIssues.contains { $0.covers(invariant, step: index + 1, of: key) }
             }
+            guard !known.isEmpty else { continue }
             steps[index].known = known
             steps[index].failed.removeAll(where: known.contains)
         }

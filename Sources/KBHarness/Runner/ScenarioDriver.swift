@@ -300,6 +300,51 @@ final class ScreenCache {
         var toolbarArrivesLate: Bool
     }
 
+    /// A cell's recorded steps, up to what its key alone decides (known issues, expected values): the same
+    /// for every device with the same `DeviceProfile.simulationInputs`.
+    struct RecordedCell: Hashable {
+        /// The device's twin group: its index in `twinGroups`.
+        var twins: Int
+        var orientation: Orientation
+        var keyboard: KeyboardKind
+        var strategy: String
+        /// The views the expected values name, which are tracked too.
+        var named: Set<String>
+    }
+
+    /// Each device key's twin group, and the groups by simulation inputs, learnt as devices come.
+    private var twinOfDevice: [String: Int] = [:]
+    private var twinGroups: [DeviceProfile: Int] = [:]
+    /// The steps recorded for the cells of the scenario `recordedScenario`, for their twins to share.
+    private var recorded: [RecordedCell: [StepRecord]] = [:]
+    private var recordedScenario: String?
+
+    /// `device`'s twin group: devices in one group differ only in name and provenance.
+    private func twins(of device: DeviceProfile) -> Int {
+        if let known = twinOfDevice[device.key] { return known }
+        let inputs = device.simulationInputs
+        let group = twinGroups[inputs] ?? twinGroups.count
+        twinGroups[inputs] = group
+        twinOfDevice[device.key] = group
+        return group
+    }
+
+    /// The key under which a cell of `scenario` on `device` keeps its recorded steps.
+    func recordedCell(_ scenario: Scenario, on device: DeviceProfile, _ key: CellKey, named: Set<String>) -> RecordedCell {
+        if recordedScenario != scenario.key {
+            recordedScenario = scenario.key
+            recorded = [:]
+        }
+        return RecordedCell(twins: twins(of: device), orientation: key.orientation, keyboard: key.keyboard,
+                            strategy: key.strategy, named: named)
+    }
+
+    /// The steps a twin of the cell recorded, if one did.
+    func recordedSteps(_ cell: RecordedCell) -> [StepRecord]? { recorded[cell] }
+
+    /// Keeps a cell's recorded steps for its twins; the cells of one scenario are kept until the next.
+    func keep(_ steps: [StepRecord], for cell: RecordedCell) { recorded[cell] = steps }
+
     private var owner: (scenario: String, device: String)?
     private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
     private var observations: [Orientation: Observation] = [:]

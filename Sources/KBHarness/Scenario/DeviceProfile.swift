@@ -184,6 +184,17 @@ public struct DeviceProfile: Hashable, Sendable {
     /// Where the profile is defined (its mapping in the devices file).
     public var source: SourceLocation
 
+    /// The profile without what names it or says where its numbers come from (key, name, provenance, source):
+    /// everything a simulation reads. Two devices with equal inputs lay out and run every cell identically.
+    public var simulationInputs: DeviceProfile {
+        var inputs = self
+        inputs.key = ""
+        inputs.name = ""
+        inputs.provenance = []
+        inputs.source = SourceLocation(file: "", line: 0, column: 0)
+        return inputs
+    }
+
     /// Creates a profile; `DeviceProfile.decode` is the usual way in, since it validates.
     public init(key: String, name: String, idiom: DeviceIdiom, os: DeviceOS, points: Size, scale: Double,
                 statusBar: PerOrientation<Double>, safeArea: PerOrientation<EdgeInsets>, homeIndicator: Bool,

@@ -14,6 +14,17 @@ public final class HarnessStore {
     public let path: String
     /// Migrations this open applied (empty when the schema was already current).
     public let appliedMigrations: [Migration]
+    /// Statements prepared once for the connection's life, by name (`cachedStatement`).
+    private var preparedStatements: [String: Statement] = [:]
+
+    /// The statement `sql` gives, prepared the first time `name` is asked for and kept: a multi-row INSERT of
+    /// a thousand parameters costs SQLite more to parse than to run.
+    func cachedStatement(_ name: String, _ sql: () -> String) throws -> Statement {
+        if let statement = preparedStatements[name] { return statement }
+        let statement = try database.prepare(sql(), persistent: true)
+        preparedStatements[name] = statement
+        return statement
+    }
 
     /// The database path from `--db`, then `KBHARNESS_DB`, then the project file's `database`, then `./kbharness.sqlite`.
     public static func resolvePath(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment,

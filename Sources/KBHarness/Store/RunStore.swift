@@ -462,8 +462,6 @@ extension HarnessStore {
     private func insertResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode) throws
         -> [(record: Int, regression: Int, rowID: Int64)] {
         var keys = try StoredKeys(database)
-        var resultInserts = ChunkStatements(database, sql: HarnessStore.insertResultsSQL)
-        var referenceInserts = ChunkStatements(database, sql: HarnessStore.insertReferencesSQL)
         let insertTiming = try database.prepare("""
             INSERT INTO timing (result_id, warmup, samples, batch, min_ns, p50_ns, p90_ns, max_ns, raw)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -486,7 +484,8 @@ extension HarnessStore {
         var recorded: [(scenarioID: Int64, cellID: Int64, resultID: Int64)] = []
         func flushReferences() throws {
             guard !recorded.isEmpty else { return }
-            let insertReferences = try referenceInserts.statement(rows: recorded.count)
+            let rows = recorded.count
+            let insertReferences = try cachedStatement("insert \(rows) references") { HarnessStore.insertReferencesSQL(rows: rows) }
             for (row, reference) in recorded.enumerated() {
                 let base = Int32(row * 5)
                 try insertReferences.bind(base + 1, reference.scenarioID)
@@ -500,7 +499,8 @@ extension HarnessStore {
         }
         for chunkStart in stride(from: 0, to: results.count, by: HarnessStore.resultRowsPerInsert) {
             let chunk = chunkStart..<min(chunkStart + HarnessStore.resultRowsPerInsert, results.count)
-            let insertResult = try resultInserts.statement(rows: chunk.count)
+            let rows = chunk.count
+            let insertResult = try cachedStatement("insert \(rows) results") { HarnessStore.insertResultsSQL(rows: rows) }
             cellIDs.removeAll(keepingCapacity: true)
             for (row, index) in chunk.enumerated() {
                 let record = results[index], outcome = record.outcome

@@ -119,25 +119,3 @@ struct StoredKeys {
         return try statement.step() ? statement.int64(0) : nil
     }
 }
-
-/// One multi-row INSERT in the sizes a batch uses (a full chunk's and the shorter last one's), each
-/// prepared once.
-struct ChunkStatements {
-    private let database: Database
-    private let sql: (Int) -> String
-    private var prepared: [Int: Statement] = [:]
-
-    /// Prepares `sql(rows)` on `database` when a size is first asked for.
-    init(_ database: Database, sql: @escaping (Int) -> String) {
-        self.database = database
-        self.sql = sql
-    }
-
-    /// The statement for `rows` rows.
-    mutating func statement(rows: Int) throws -> Statement {
-        if let statement = prepared[rows] { return statement }
-        let statement = try database.prepare(sql(rows), persistent: true)
-        prepared[rows] = statement
-        return statement
-    }
-}
