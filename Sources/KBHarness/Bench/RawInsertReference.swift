@@ -4,8 +4,9 @@ import Foundation
 /// The reference write rate: the same result rows inserted through the raw SQLite C API (prepared
 /// statements, text bound `SQLITE_STATIC`, one transaction, the result rows as many to an INSERT as kbharness
 /// puts in one), into a fresh database with the same schema.
-/// Like kbharness, it finds or inserts each row's cell, state (and the state's metric list), definition pair
-/// and message first, so both do the same work: what several rows share is stored once.
+/// Like kbharness, it inserts each row's cell (looking it up when its key is taken) and finds or inserts its
+/// state (and the state's metric list), definition pair and message first, so both do the same work: what
+/// several rows share is stored once.
 ///
 /// kbharness's own write path is judged against this figure, measured in the same process and run.
 enum RawInsertReference {
@@ -53,7 +54,8 @@ enum RawInsertReference {
         let statements = Statements(
             findCell: try prepare("SELECT id FROM cell WHERE key = ?"),
             insertCell: try prepare("""
-                INSERT INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """),
             findState: try prepare("SELECT id FROM state WHERE hash = ?"),
             insertState: try prepare("INSERT INTO state (hash, metric_list_id, steps) VALUES (?, ?, ?)"),
@@ -82,12 +84,16 @@ enum RawInsertReference {
             let insert = try inserts.statement(rows: chunk.count)
             for (row, index) in chunk.enumerated() {
                 let record = records[index], outcome = record.outcome, key = outcome.key
-                let cellID = try findOrInsert(db, find: statements.findCell, texts: [key.text]) {
-                    sqlite3_bind_int64(statements.insertCell, 2, record.scenarioID)
-                    sqlite3_bind_int64(statements.insertCell, 3, record.deviceID)
-                    return try step(db, statements.insertCell, texts: [key.text, key.orientation.rawValue,
-                                                                         key.keyboard.rawValue, key.strategy],
-                                    positions: [1, 4, 5, 6])
+                // A cell is inserted first and looked up only when its key is taken, as kbharness does.
+                sqlite3_bind_int64(statements.insertCell, 2, record.scenarioID)
+                sqlite3_bind_int64(statements.insertCell, 3, record.deviceID)
+                var cellID = try step(db, statements.insertCell, texts: [key.text, key.orientation.rawValue,
+                                                                      key.keyboard.rawValue, key.strategy],
+                                      positions: [1, 4, 5, 6])
+                if sqlite3_changes(db) == 0 {
+                    cellID = try findOrInsert(db, find: statements.findCell, texts: [key.text]) {
+                        throw HarnessError(.software, "reference insert: cell \(key.text) neither inserted nor found")
+                    }
                 }
                 let stateID = try findOrInsert(db, find: statements.findState, texts: [record.stateHash]) {
                     let list = try sharedID(statements.findMetricList, statements.insertMetricList, [record.state.positions])

@@ -27,7 +27,8 @@ struct StoredKeys {
         self.database = database
         findCell = try database.prepare("SELECT id FROM cell WHERE key = ?", persistent: true)
         insertCell = try database.prepare("""
-            INSERT INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy)
+            VALUES (?, ?, ?, ?, ?, ?)
             """, persistent: true)
         findState = try database.prepare("SELECT id FROM state WHERE hash = ?", persistent: true)
         insertState = try database.prepare("INSERT INTO state (hash, metric_list_id, steps) VALUES (?, ?, ?)",
@@ -47,12 +48,17 @@ struct StoredKeys {
     /// The id of `key`'s `cell` row, inserted with its scenario and device rows when new.
     mutating func cellID(_ key: CellKey, scenarioID: Int64, deviceID: Int64) throws -> Int64 {
         let text = key.text
-        try findCell.bind(1, text)
-        if let id = try StoredKeys.firstID(findCell) { return id }
+        // Inserted first: the writer asks only for cells whose id the previous run did not give, new ones nearly
+        // always, and an insert that finds the key taken is one probe of the key index, as a look-up is.
         try insertCell.bind([.text(text), .integer(scenarioID), .integer(deviceID), .text(key.orientation.rawValue),
                              .text(key.keyboard.rawValue), .text(key.strategy)])
         try insertCell.execute()
-        return database.lastInsertRowID
+        if database.changes == 1 { return database.lastInsertRowID }
+        try findCell.bind(1, text)
+        guard let id = try StoredKeys.firstID(findCell) else {
+            throw HarnessError(.software, "cell \(text) was neither inserted nor found")
+        }
+        return id
     }
 
     /// The id of the `state` row whose canonical JSON hashes to `hash`, inserted from `state` when new.
