@@ -50,7 +50,7 @@ import Testing
         #expect(process.terminationStatus == 130)
         #expect(message.contains("interrupted after"))
         #expect(try runStatuses(scratch) == ["aborted"])
-        // The aborted run wrote whole batches only (each batch is one transaction, with a timing row for
+        // The aborted run wrote whole batches only (whole batches make a transaction, with a timing row for
         // every result), nothing dangles, and the next run works.
         let store = try HarnessStore(path: scratch.file("kbharness.sqlite"))
         let written = try #require(try store.database.scalarInt("SELECT count(*) FROM result"))

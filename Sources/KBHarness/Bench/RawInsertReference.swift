@@ -105,7 +105,7 @@ enum RawInsertReference {
                 let messageID = try outcome.message.map {
                     try sharedID(statements.findMessage, statements.insertMessage, [$0])
                 }
-                inserts.bind(insert, row: row, runID: runID, ids: (cellID, stateID, pairID, messageID), outcome: outcome)
+                inserts.bind(insert, row: row, runID: runID, ids: (cellID, stateID, pairID, messageID), record: record)
             }
             try inserts.run(insert)
         }
@@ -150,7 +150,7 @@ enum RawInsertReference {
         for chunk in chunks(records.count) {
             let insert = try inserts.statement(rows: chunk.count)
             for (row, index) in chunk.enumerated() {
-                inserts.bind(insert, row: row, runID: runID, ids: ids[index], outcome: records[index].outcome)
+                inserts.bind(insert, row: row, runID: runID, ids: ids[index], record: records[index])
             }
             try inserts.run(insert)
         }
@@ -221,8 +221,9 @@ enum RawInsertReference {
         /// Binds row `row` of `insert`: the ids, the status, the counts and measurements; the reference column
         /// is left NULL, as the benchmark's cells record none.
         mutating func bind(_ insert: OpaquePointer, row: Int, runID: Int64,
-                           ids: (cell: Int64, state: Int64, pair: Int64, message: Int64?), outcome: CellOutcome) {
+                           ids: (cell: Int64, state: Int64, pair: Int64, message: Int64?), record: ResultRecord) {
             let base = Int32(row) * HarnessStore.resultParameters
+            let outcome = record.outcome, counts = record.stepCounts
             sqlite3_bind_int64(insert, base + 1, runID)
             sqlite3_bind_int64(insert, base + 2, ids.cell)
             sqlite3_bind_int64(insert, base + 3, ids.state)
@@ -230,8 +231,8 @@ enum RawInsertReference {
             let status = outcome.status.rawValue
             if texts[status] == nil { texts[status] = strdup(status) }
             sqlite3_bind_text(insert, base + 5, texts[status], -1, nil)
-            sqlite3_bind_int64(insert, base + 6, Int64(outcome.steps.count))
-            sqlite3_bind_int64(insert, base + 7, Int64(outcome.failedInvariants))
+            sqlite3_bind_int64(insert, base + 6, Int64(counts.steps))
+            sqlite3_bind_int64(insert, base + 7, Int64(counts.failedInvariants))
             sqlite3_bind_int64(insert, base + 8, Int64(outcome.mismatches.count))
             if let gap = outcome.minGap { sqlite3_bind_double(insert, base + 9, gap) } else { sqlite3_bind_null(insert, base + 9) }
             if let occlusion = outcome.maxOcclusion {
@@ -240,10 +241,10 @@ enum RawInsertReference {
                 sqlite3_bind_null(insert, base + 10)
             }
             if let message = ids.message { sqlite3_bind_int64(insert, base + 11, message) } else { sqlite3_bind_null(insert, base + 11) }
-            sqlite3_bind_int64(insert, base + 12, Int64(outcome.knownFailures))
-            sqlite3_bind_int64(insert, base + 13, Int64(outcome.steps(breaking: .covered)))
-            sqlite3_bind_int64(insert, base + 14, Int64(outcome.steps(breaking: .aboveTopGuide)))
-            sqlite3_bind_int64(insert, base + 15, Int64(outcome.steps(breaking: .notRestored)))
+            sqlite3_bind_int64(insert, base + 12, Int64(counts.knownFailures))
+            sqlite3_bind_int64(insert, base + 13, Int64(counts.covered))
+            sqlite3_bind_int64(insert, base + 14, Int64(counts.aboveTopGuide))
+            sqlite3_bind_int64(insert, base + 15, Int64(counts.notRestored))
             sqlite3_bind_int64(insert, base + 16, Int64(outcome.attempts))
             sqlite3_bind_null(insert, base + 17)
             sqlite3_bind_null(insert, base + 18)

@@ -81,8 +81,10 @@ public struct RunOptions: Sendable {
     public var failOnFlaky = false
     /// Threads for the correctness phase; timing is always measured on one thread afterwards.
     public var jobs = 1
-    /// Cells run, timed and written per transaction: what memory holds at once.
+    /// Cells run and timed together: with their outcomes, what memory holds at once.
     public var batchSize = 2_000
+    /// Cells written per transaction, whole batches of them: their results wait without their steps.
+    public var cellsPerTransaction = 16_000
     /// Whether the report keeps every cell's outcome (the per-cell reports need them); when false it keeps
     /// counts and at most `RunReport.retainedLimit` failing cells, so memory stays flat as the matrix grows.
     public var retainOutcomes = true
@@ -287,10 +289,11 @@ public struct RunReport: Sendable {
 /// Runs the selected matrix and records everything in the store.
 public enum MatrixRunner {
     /// Runs every selected cell in batches: the correctness phase on `options.jobs` threads (with retries),
-    /// the reference check and recording, then timing on one thread, then the batch's results, timing,
-    /// regressions and references written in one transaction. Timing regressions are re-measured after
-    /// the last batch and the run is marked complete. The run row ends `aborted` if anything fails first;
-    /// batches already written stay, invisible to comparisons (they read complete runs only).
+    /// the reference check and recording, then timing on one thread; whole batches' results, timing,
+    /// regressions and references are written in one transaction per `options.cellsPerTransaction` cells.
+    /// Timing regressions are re-measured after the last batch and the run is marked complete. The run row
+    /// ends `aborted` if anything fails first; transactions already written stay, invisible to comparisons
+    /// (they read complete runs only).
     public static func run(store: HarnessStore, selection: RunSelection, options: RunOptions,
                            metadata: RunMetadata) throws -> RunReport {
         let clock = ContinuousClock()
@@ -315,12 +318,11 @@ public enum MatrixRunner {
         let runID = try store.beginRun(metadata)
         let checkpointer = Checkpointer(store)
         defer { checkpointer?.stop() }
-        // A first run inserts into about ten B-trees per cell, and a state's hash lands anywhere in its index:
-        // with SQLite's default 2 MB of page cache, most of those pages would be read back from the OS again
-        // at every batch. 32 MB holds the hot pages of a million-cell run.
-        let cacheSize = try store.database.scalarInt("PRAGMA cache_size") ?? -2000
-        try store.database.execute("PRAGMA cache_size = -32768")
-        defer { try? store.database.execute("PRAGMA cache_size = \(cacheSize)") }
+        // Results are written on a connection of their own (`ResultWriter`); a database without a file is
+        // written on this one, with the writer's pragmas.
+        let tempStore = try store.database.scalarInt("PRAGMA temp_store") ?? 0
+        try store.database.execute("PRAGMA temp_store = MEMORY")
+        defer { try? store.database.execute("PRAGMA temp_store = \(tempStore)") }
         do {
             let environment = TimingEnvironment(metadata)
             let newFails = options.record == .never
@@ -328,6 +330,10 @@ public enum MatrixRunner {
             var regressions: [(cell: CellKey, regression: RegressionRecord)] = []
             var unconfirmed: [UnconfirmedTiming] = []
             var definitions: [String: ScenarioDefinitions] = [:]
+            var unwritten = UnwrittenResults()
+            let writer = try ResultWriter(path: store.path, runID: runID, recordMode: options.record)
+            var writerFinished = false
+            defer { if !writerFinished { writer?.abandon() } }
             // Loads what a batch needs of its scenarios, keeping those of `keep` (the batch before it).
             func load(_ batch: [PlannedCell], keeping keep: [PlannedCell] = []) throws {
                 let needed = Set(batch.map(\.key.scenario)).union(keep.map(\.key.scenario))
@@ -367,7 +373,8 @@ public enum MatrixRunner {
                                                 progress: (batchStart + batch.count, total), startNow: overlap))
                 }
                 defer { batchStart += batch.count }
-                // A batch is written whole or not at all: a stop requested during its evaluation drops it.
+                // A batch is written whole or not at all: a stop requested during its evaluation drops it, with
+                // the judged batches not written yet.
                 try stopIfCancelled(done: batchStart)
                 var records: [ResultRecord] = []
                 records.reserveCapacity(batch.count)
@@ -407,14 +414,6 @@ public enum MatrixRunner {
                     record.replacesReference = scenario.references[keyText] != nil
                     records.append(record)
                 }
-                let pending = try store.writeResults(runID, records, recordMode: options.record)
-                for (index, regressionIndex, rowID) in pending {
-                    let cell = batch[index]
-                    guard let reference = definitions[cell.key.scenario]?.previous[cell.key.text]?.timing else { continue }
-                    unconfirmed.append(UnconfirmedTiming(cell: cell, rowID: rowID,
-                                                         regression: records[index].regressions[regressionIndex],
-                                                         reference: reference))
-                }
                 for index in records.indices {
                     if options.retainOutcomes
                         || (records[index].outcome.status.fails(newFails: newFails) && outcomes.count < RunReport.retainedLimit) {
@@ -424,12 +423,28 @@ public enum MatrixRunner {
                     where options.retainOutcomes || (regressions.count < RunReport.retainedLimit && regression.failsRun) {
                         regressions.append((records[index].outcome.key, regression))
                     }
+                    let timing = records[index].regressions.isEmpty
+                        ? nil : definitions[batch[index].key.scenario]?.previous[batch[index].key.text]?.timing
+                    records[index].releaseSteps()
+                    unwritten.add(records[index], cell: batch[index], timingReference: timing)
                 }
                 // Freeing a batch's outcomes (thousands of steps, each a few arrays) is the writer's time
                 // otherwise: another thread does it while this one goes on.
-                let finished = (evaluation, evaluated, records)
+                let finished = (evaluation, evaluated)
                 DispatchQueue.global().async { withExtendedLifetime(finished) {} }
+                if unwritten.records.count >= options.cellsPerTransaction || current == nil {
+                    if let writer {
+                        try writer.write(unwritten)
+                        unwritten = UnwrittenResults()
+                    } else {
+                        unconfirmed += try unwritten.write(runID, to: store, recordMode: options.record)
+                    }
+                }
                 try stopIfCancelled(done: batchStart + batch.count)
+            }
+            if let writer {
+                unconfirmed += try writer.finish()
+                writerFinished = true
             }
             // Confirmation: every cell flagged as slower is measured again, after the whole first pass, and
             // stays a regression only if the rule holds again against the same reference.
@@ -482,6 +497,38 @@ public enum MatrixRunner {
         var expected: [ExpectedValue]
         var references: [String: StoredReference]
         var previous: [String: PreviousResult]
+    }
+
+    /// Judged results waiting to be written, batch after batch, in one transaction: a state's hash lands
+    /// anywhere in its index, so every commit rewrites most of that index's pages, and fewer, larger commits
+    /// rewrite them less often. A record waits without its steps (`ResultRecord.releaseSteps`).
+    struct UnwrittenResults {
+        private(set) var records: [ResultRecord] = []
+        private var cells: [PlannedCell] = []
+        /// The timing reference of each record with regressions, for those that await confirmation.
+        private var timingReferences: [TimingReference?] = []
+
+        /// Adds a judged record of `cell`.
+        mutating func add(_ record: ResultRecord, cell: PlannedCell, timingReference: TimingReference?) {
+            records.append(record)
+            cells.append(cell)
+            timingReferences.append(timingReference)
+        }
+
+        /// Writes the records in one transaction and empties the list; returns the timing regressions written
+        /// unconfirmed, to be measured again after the last batch.
+        mutating func write(_ runID: Int64, to store: HarnessStore, recordMode: RecordMode) throws -> [UnconfirmedTiming] {
+            let pending = try store.writeResults(runID, records, recordMode: recordMode)
+            let flagged = pending.compactMap { index, regressionIndex, rowID -> UnconfirmedTiming? in
+                guard let reference = timingReferences[index] else { return nil }
+                return UnconfirmedTiming(cell: cells[index], rowID: rowID, regression: records[index].regressions[regressionIndex],
+                                         reference: reference)
+            }
+            let written = (records, cells)
+            DispatchQueue.global().async { withExtendedLifetime(written) {} }
+            self = UnwrittenResults()
+            return flagged
+        }
     }
 
     /// A timing regression written unconfirmed, to be re-measured after the last batch.

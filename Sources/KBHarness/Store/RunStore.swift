@@ -204,7 +204,7 @@ public struct ResultRecord: Sendable {
     public var deviceHash: String
     /// The per-step state in its stored form.
     public var state: StoredState
-    /// Hash of the state's canonical JSON (`CellOutcome.stateJSON`), to spot changed states cheaply.
+    /// The state's hash (`StoredState.hash`), to spot changed states cheaply.
     public var stateHash: String
     /// The cell's `cell` row, when known (a previous result's); found or inserted by key otherwise.
     public var cellID: Int64? = nil
@@ -217,6 +217,38 @@ public struct ResultRecord: Sendable {
     public var regressions: [RegressionRecord]
     /// Whether the cell had a reference when the run started, which a recorded one replaces.
     public var replacesReference = false
+    /// The counts of the outcome's steps, once `releaseSteps` let the steps go.
+    var releasedCounts: StepCounts? = nil
+
+    /// What the `result` row stores of the outcome's steps.
+    public var stepCounts: StepCounts { releasedCounts ?? StepCounts(outcome) }
+
+    /// Keeps the counts of the outcome's steps and lets the steps go: a record waiting to be written then
+    /// holds its stored state, not its steps as well.
+    public mutating func releaseSteps() {
+        releasedCounts = StepCounts(outcome)
+        outcome.steps = []
+    }
+}
+
+/// What a `result` row stores of a cell's steps.
+public struct StepCounts: Sendable, Equatable {
+    /// Steps.
+    public var steps: Int
+    /// Failed invariants, not known ones, over the steps.
+    public var failedInvariants: Int
+    /// Known failures over the steps.
+    public var knownFailures: Int
+    /// Steps breaking each invariant, known or not.
+    public var covered: Int, aboveTopGuide: Int, notRestored: Int
+
+    /// The counts of `outcome`'s steps.
+    public init(_ outcome: CellOutcome) {
+        steps = outcome.steps.count
+        failedInvariants = outcome.failedInvariants
+        knownFailures = outcome.knownFailures
+        (covered, aboveTopGuide, notRestored) = outcome.stepsBreakingEach
+    }
 }
 
 /// The latest stored result of a cell in an earlier complete run.
@@ -509,7 +541,8 @@ extension HarnessStore {
                 try bindResult(insertResult, row: row, runID: runID, cellID: cellID,
                                stateID: try record.stateID ?? keys.stateID(record.state, hash: record.stateHash),
                                pairID: try keys.definitionPairID(scenario: record.scenarioHash, device: record.deviceHash),
-                               messageID: try outcome.message.map { try keys.messageID($0) }, outcome: outcome)
+                               messageID: try outcome.message.map { try keys.messageID($0) }, outcome: outcome,
+                               counts: record.stepCounts)
             }
             var resultIDs: [Int64: Int64] = [:]
             try insertResult.forEachRow { resultIDs[$0.int64(1)] = $0.int64(0) }
@@ -560,24 +593,23 @@ extension HarnessStore {
 
     /// Binds one `result` row as row `row` (from 0) of a statement of `insertResultsSQL`.
     private func bindResult(_ statement: Statement, row: Int, runID: Int64, cellID: Int64, stateID: Int64,
-                            pairID: Int64, messageID: Int64?, outcome: CellOutcome) throws {
+                            pairID: Int64, messageID: Int64?, outcome: CellOutcome, counts: StepCounts) throws {
         let base = Int32(row) * HarnessStore.resultParameters
         try statement.bind(base + 1, runID)
         try statement.bind(base + 2, cellID)
         try statement.bind(base + 3, stateID)
         try statement.bind(base + 4, pairID)
         try statement.bind(base + 5, outcome.status.rawValue)
-        try statement.bind(base + 6, outcome.steps.count)
-        try statement.bind(base + 7, outcome.failedInvariants)
+        try statement.bind(base + 6, counts.steps)
+        try statement.bind(base + 7, counts.failedInvariants)
         try statement.bind(base + 8, outcome.mismatches.count)
         try statement.bind(base + 9, outcome.minGap)
         try statement.bind(base + 10, outcome.maxOcclusion)
         try statement.bind(base + 11, messageID)
-        try statement.bind(base + 12, outcome.knownFailures)
-        let breaking = outcome.stepsBreakingEach
-        try statement.bind(base + 13, breaking.covered)
-        try statement.bind(base + 14, breaking.aboveTopGuide)
-        try statement.bind(base + 15, breaking.notRestored)
+        try statement.bind(base + 12, counts.knownFailures)
+        try statement.bind(base + 13, counts.covered)
+        try statement.bind(base + 14, counts.aboveTopGuide)
+        try statement.bind(base + 15, counts.notRestored)
         try statement.bind(base + 16, outcome.attempts)
         try statement.bind(base + 17, outcome.reference?.rawValue)
         try statement.bind(base + 18, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
