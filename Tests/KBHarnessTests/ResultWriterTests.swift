@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import KBHarness
+
+/// Results written by the run's writer (its own connection and thread, whole batches to a transaction, each
+/// record waiting without its steps) are the rows a transaction per batch stores.
+@Suite struct ResultWriterTests {
+    /// Runs the bundled scenarios on two devices twice (a first run, then one that compares with it) with
+    /// `batchSize` and `cellsPerTransaction`, into a new database at `path`; returns every stored row that
+    /// does not depend on the clock.
+    private static func rows(path: String, batchSize: Int, cellsPerTransaction: Int) throws -> [[String]] {
+        let store = try storeWithLibrary(path, scenarios: scenariosDirectory)
+        defer { store.close() }
+        let selection = RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"], strategies: ["iq", "tp"])
+        var options = RunOptions()
+        options.timingSamples = 0
+        options.jobs = 2
+        options.batchSize = batchSize
+        options.cellsPerTransaction = cellsPerTransaction
+        for _ in 0..<2 {
+            _ = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
+        }
+        return try store.database.textRows("""
+            SELECT r.id, r.run_id, c.key, s.hash, s.steps, l.positions, r.status, r.steps, r.failed_invariants,
+                   r.known_failures, r.covered_steps, r.above_guide_steps, r.not_restored_steps, r.min_gap,
+                   r.max_occlusion, m.text, r.reference, x.id, g.kind
+            FROM result r
+            JOIN cell c ON c.id = r.cell_id
+            JOIN state s ON s.id = r.state_id
+            JOIN metric_list l ON l.id = s.metric_list_id
+            LEFT JOIN message m ON m.id = r.message_id
+            LEFT JOIN cell_reference x ON x.result_id = r.id
+            LEFT JOIN regression g ON g.result_id = r.id
+            ORDER BY r.id
+            """) + store.database.textRows("SELECT id, status, cells, passed, failed, errors, regressions FROM run ORDER BY id")
+    }
+
+    @Test func groupsOfBatchesOnTheWritersConnectionStoreWhatBatchByBatchWritesStore() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let byBatch = try Self.rows(path: scratch.file("by-batch.sqlite"), batchSize: 50, cellsPerTransaction: 50)
+        // Three batches to a transaction, and a last group shorter than that.
+        let grouped = try Self.rows(path: scratch.file("grouped.sqlite"), batchSize: 50, cellsPerTransaction: 150)
+        #expect(byBatch.count > 500)
+        #expect(grouped == byBatch)
+    }
+
+    @Test func aRecordWaitingWithoutItsStepsKeepsTheirCounts() throws {
+        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        var checked = 0
+        for cell in try MatrixRunner.plan(library, selection: RunSelection(devices: ["iphone-se-1st-gen"],
+                                                                           strategies: StrategyCatalog.keys)) {
+            let outcome = try #require(CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device)).run(expected: [])
+            var record = ResultRecord(outcome: outcome, scenarioID: 1, deviceID: 1, scenarioHash: "s", deviceHash: "d",
+                                      state: StoredState(positions: "{}", steps: "[]"), stateHash: "h", timing: nil,
+                                      regressions: [])
+            record.releaseSteps()
+            #expect(record.outcome.steps.isEmpty)
+            let counts = record.stepCounts
+            #expect(counts.steps == outcome.steps.count)
+            #expect(counts.failedInvariants == outcome.steps.reduce(0) { $0 + $1.failed.count })
+            #expect(counts.covered == outcome.steps(breaking: .covered))
+            #expect(counts.aboveTopGuide == outcome.steps(breaking: .aboveTopGuide))
+            #expect(counts.notRestored == outcome.steps(breaking: .notRestored))
+            if counts.failedInvariants > 0 { checked += 1 }
+        }
+        #expect(checked > 0)
+    }
+}
