@@ -84,7 +84,7 @@ public struct RunOptions: Sendable {
     /// Cells run and timed together: with their outcomes, what memory holds at once.
     public var batchSize = 2_000
     /// Cells written per transaction, whole batches of them: their results wait without their steps.
-    public var cellsPerTransaction = 16_000
+    public var cellsPerTransaction = 8_000
     /// Whether the report keeps every cell's outcome (the per-cell reports need them); when false it keeps
     /// counts and at most `RunReport.retainedLimit` failing cells, so memory stays flat as the matrix grows.
     public var retainOutcomes = true

@@ -25,11 +25,11 @@ final class ResultWriter: @unchecked Sendable {
         self.recordMode = recordMode
         // A first run inserts into about ten B-trees per cell, and a state's hash lands anywhere in its index:
         // with SQLite's default 2 MB of page cache, most of those pages would be read back from the OS again at
-        // every commit; 32 MB holds the hot pages of a million-cell run. A multi-row INSERT keeps a statement
+        // every commit; 20 MB holds the hot pages of a million-cell run. A multi-row INSERT keeps a statement
         // journal (the pages it changed, to undo it alone), which past 64 KB would go to a temporary file, three
         // times the bytes of the write-ahead log: in memory it is a copy. And no checkpoint at commit: the
         // run's `Checkpointer` thread copies the log.
-        try store.database.execute("PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 0")
+        try store.database.execute("PRAGMA cache_size = -20480; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 0")
     }
 
     /// Hands `group` to the writer once the group before it is written; throws what that write threw.
