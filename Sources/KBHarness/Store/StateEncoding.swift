@@ -70,14 +70,7 @@ public enum StateEncoding {
         }
         let sorted = names.sorted()
         let position = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) })
-        var positions: [UInt8] = [UInt8(ascii: "{")]
-        for (index, name) in sorted.enumerated() {
-            if index > 0 { positions.append(UInt8(ascii: ",")) }
-            StateEncoder.appendString(name, to: &positions)
-            positions.append(UInt8(ascii: ":"))
-            JSONText.appendNumber(Double(index), to: &positions)
-        }
-        positions.append(UInt8(ascii: "}"))
+        let positions = StateEncoder.positions(sorted)
         var out: [UInt8] = [UInt8(ascii: "[")]
         func put(_ literal: StaticString) { literal.withUTF8Buffer { out.append(contentsOf: $0) } }
         func copy(_ range: Range<Int>) { out.append(contentsOf: json.bytes[range]) }
@@ -389,14 +382,7 @@ public struct StateEncoder {
             }
             names = merged
         }
-        var positions: [UInt8] = [UInt8(ascii: "{")]
-        for (position, name) in names.enumerated() {
-            if position > 0 { positions.append(UInt8(ascii: ",")) }
-            StateEncoder.appendString(name, to: &positions)
-            positions.append(UInt8(ascii: ":"))
-            JSONText.appendNumber(Double(position), to: &positions)
-        }
-        positions.append(UInt8(ascii: "}"))
+        let positions = StateEncoder.positions(names)
         var list = MetricList(names: names, positions: String(decoding: positions, as: UTF8.self),
                               positionsHash: positions.withUnsafeBytes { DefinitionHash.fnv1a64Value(bytes: $0) })
         for index in used {
@@ -567,6 +553,19 @@ public struct StateEncoder {
         }
         out.append(UInt8(ascii: "]"))
         canonical = out
+    }
+
+    /// `metric_list.positions` of `names` (sorted, each once): `{"name":position,…}`.
+    static func positions(_ names: [String]) -> [UInt8] {
+        var positions: [UInt8] = [UInt8(ascii: "{")]
+        for (position, name) in names.enumerated() {
+            if position > 0 { positions.append(UInt8(ascii: ",")) }
+            appendString(name, to: &positions)
+            positions.append(UInt8(ascii: ":"))
+            JSONText.appendNumber(Double(position), to: &positions)
+        }
+        positions.append(UInt8(ascii: "}"))
+        return positions
     }
 
     // MARK: - Tokens, as `JSONText` writes them
