@@ -18,7 +18,13 @@ struct StoredKeys {
     /// The metric lists of this batch by positions text: a handful, shared by thousands of states.
     private var metricLists: [String: Int64] = [:]
     /// The definition pairs of this batch, by scenario and device hash: one per scenario and device.
-    private var definitionPairs: [String: Int64] = [:]
+    private var definitionPairs: [DefinitionPair: Int64] = [:]
+
+    /// A scenario and a device definition hash: two short strings, kept apart so no key text is made.
+    private struct DefinitionPair: Hashable {
+        var scenario: String
+        var device: String
+    }
     /// The messages of this batch by text: mostly the same few known-issue notes.
     private var messages: [String: Int64] = [:]
 
@@ -90,7 +96,7 @@ struct StoredKeys {
 
     /// The id of the `definition_pair` row of these definition hashes, inserted when new.
     mutating func definitionPairID(scenario: String, device: String) throws -> Int64 {
-        let key = scenario + "\u{1F}" + device
+        let key = DefinitionPair(scenario: scenario, device: device)
         if let id = definitionPairs[key] { return id }
         let id = try find(findDefinitionPair, [.text(scenario), .text(device)])
             ?? insert(insertDefinitionPair, [.text(scenario), .text(device)])
