@@ -66,4 +66,28 @@ import Testing
         }
         #expect(checked > 0)
     }
+
+    @Test func aWriteThatFailsOnTheWritersConnectionAbortsTheRunAndKeepsTheTransactionsBeforeIt() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("kbharness.sqlite"))
+        defer { store.close() }
+        // The 31st result cannot be written: the second transaction of twenty fails as a whole.
+        try store.database.execute("""
+            CREATE TRIGGER test_full_disk BEFORE INSERT ON result WHEN (SELECT count(*) FROM result) >= 30
+            BEGIN SELECT RAISE(ABORT, 'no room for this result'); END
+            """)
+        var options = RunOptions()
+        options.timingSamples = 0
+        options.batchSize = 10
+        options.cellsPerTransaction = 20
+        let selection = RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"])
+        #expect(throws: HarnessError.self) {
+            _ = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
+        }
+        #expect(try store.database.requireInt("SELECT count(*) FROM result") == 20)
+        #expect(try store.database.textRows("SELECT status FROM run") == [["aborted"]])
+        #expect(try store.database.requireInt("SELECT count(*) FROM cell_reference") == 20)
+        #expect(try store.database.textRows("PRAGMA foreign_key_check") == [])
+    }
 }
