@@ -54,7 +54,7 @@ struct ImportCommand: ParsableCommand {
             }
             // A new database is created only once its files load: a failed first import left an empty one behind.
             let isNew = !FileManager.default.fileExists(atPath: store.path)
-            let loadedFirst = isNew ? try ScenarioLibrary.load(paths: paths, steps: steps) : nil
+            let loadedFirst = isNew ? try ScenarioLibrary.load(paths: paths, steps: steps, findingAmbiguities: true) : nil
             // A dry run against a database that does not exist yet compares with an empty one, made in the
             // temporary directory and removed after: it must leave no file where the database would be.
             let scratch = isNew && dryRun ? NSTemporaryDirectory() + "kbharness-dry-run-\(UUID().uuidString).sqlite" : nil
@@ -71,7 +71,8 @@ struct ImportCommand: ParsableCommand {
                     : "importing its devices file replaces it"
                 printNote("note: the stored device '\(key)' no longer parses; \(fix)")
             }
-            let library = try loadedFirst ?? ScenarioLibrary.load(paths: paths, storedDevices: stored.devices, steps: steps)
+            let library = try loadedFirst ?? ScenarioLibrary.load(paths: paths, storedDevices: stored.devices, steps: steps,
+                                                                   findingAmbiguities: true)
             for report in library.interfaceBuilderReports {
                 print(report.summary)
                 for line in report.details { printNote("  \(line)") }

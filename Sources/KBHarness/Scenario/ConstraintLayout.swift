@@ -87,8 +87,7 @@ struct ConstraintLayout {
     /// Solves `scenario`, whose constraint-free layout is `laidOut`.
     static func solve(_ scenario: Scenario, laidOut: ResolvedScreen, scale: Double) throws(ScenarioFileError)
         -> ConstraintLayoutResult {
-        var layout = ConstraintLayout(scenario: scenario, laidOut: laidOut, device: laidOut.deviceKey,
-                                      orientation: laidOut.orientation, scale: max(scale, 1))
+        var layout = ConstraintLayout(scenario, laidOut: laidOut, scale: scale)
         return try layout.run()
     }
 
@@ -104,19 +103,25 @@ struct ConstraintLayout {
 
     /// The views of `scenario` whose frames its constraints leave undecided, on the layout `laidOut`.
     ///
-    /// Each position and length is pulled 1,000 pt away, alone, at a weight far below any constraint's; one
-    /// that moves is free. Costs a solver copy per variable: for `kbharness layout` and import, not runs.
+    /// Costs a solver copy per variable: for `kbharness layout` and import, not runs.
     static func ambiguities(_ scenario: Scenario, laidOut: ResolvedScreen, scale: Double) throws(ScenarioFileError)
         -> [Ambiguity] {
-        var layout = ConstraintLayout(scenario: scenario, laidOut: laidOut, device: laidOut.deviceKey,
-                                      orientation: laidOut.orientation, scale: max(scale, 1))
+        var layout = ConstraintLayout(scenario, laidOut: laidOut, scale: scale)
         _ = try layout.run()
+        return layout.ambiguities()
+    }
+
+    /// The views whose frames the constraints of this layout, already `run`, leave undecided.
+    ///
+    /// Each position and length is pulled 1,000 pt away, alone, at a weight far below any constraint's; one
+    /// that moves is free.
+    func ambiguities() -> [Ambiguity] {
         var found: [Ambiguity] = []
-        for item in layout.items.dropFirst() {
+        for item in items.dropFirst() {
             for (axis, variables) in [("horizontal", [item.variables.x, item.variables.width]),
                                       ("vertical", [item.variables.y, item.variables.height])] {
                 let free = variables.contains { variable in
-                    var probe = layout.solver
+                    var probe = solver
                     let value = probe.value(of: variable)
                     probe.addEditVariable(variable, strength: Strength(weight: 1e-3))
                     probe.suggestValue(value + 1000, for: variable)
@@ -606,5 +611,15 @@ struct ConstraintLayout {
         }
         result.safeAreasRead = safeAreasRead
         return result
+    }
+}
+
+extension ConstraintLayout {
+    /// A layout of `scenario`, whose constraint-free layout is `laidOut`, not yet solved (`run` solves it).
+    ///
+    /// In an extension, so that the memberwise initialiser stays.
+    init(_ scenario: Scenario, laidOut: ResolvedScreen, scale: Double) {
+        self.init(scenario: scenario, laidOut: laidOut, device: laidOut.deviceKey, orientation: laidOut.orientation,
+                  scale: max(scale, 1))
     }
 }

@@ -51,7 +51,22 @@ extension Scenario {
     /// Lays the scenario out on a device of `geometry`; `deviceKey` names it in the screen and in messages,
     /// and changes nothing else.
     func resolve(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError) -> ResolvedScreen {
-        try installed(on: geometry).resolveInstalled(on: geometry, deviceKey: deviceKey)
+        try resolve(on: geometry, deviceKey: deviceKey, traits: LayoutTraits(self)).screen
+    }
+
+    /// `resolve(on:deviceKey:)` with the scenario's `traits` worked out by the caller, once for all the
+    /// geometries it lays the scenario out on; with `keepingFirstSolve`, also the first Auto Layout solve
+    /// (on the layout without the constraints), which `ConstraintLayout.ambiguities` probes.
+    func resolve(on geometry: LayoutGeometry, deviceKey: String, traits: LayoutTraits, keepingFirstSolve: Bool = false)
+        throws(ScenarioFileError) -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
+        guard traits.variesBySizeClass else {
+            return try resolveInstalled(on: geometry, deviceKey: deviceKey, usesAutoLayout: traits.usesAutoLayout,
+                                        keepingFirstSolve: keepingFirstSolve)
+        }
+        // Installing can drop every constraint, so the installed scenario may not use Auto Layout.
+        let installed = installing(for: SizeClasses.of(geometry, container: container))
+        return try installed.resolveInstalled(on: geometry, deviceKey: deviceKey, usesAutoLayout: installed.usesAutoLayout,
+                                              keepingFirstSolve: keepingFirstSolve)
     }
 
     /// The scenario with the views and constraints UIKit installs for the device's size classes.
@@ -64,23 +79,42 @@ extension Scenario {
         variesBySizeClass ? installing(for: SizeClasses.of(geometry, container: container)) : self
     }
 
-    /// Lays out a scenario whose views and constraints are those installed on the device.
-    private func resolveInstalled(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError)
-        -> ResolvedScreen {
+    /// Lays out a scenario whose views and constraints are those installed on the device (`usesAutoLayout` is
+    /// its `usesAutoLayout`); with `keepingFirstSolve`, returns the first solve too.
+    private func resolveInstalled(on geometry: LayoutGeometry, deviceKey: String, usesAutoLayout: Bool,
+                                  keepingFirstSolve: Bool) throws(ScenarioFileError)
+        -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
         let laidOut = try resolveWithoutAutoLayout(on: geometry, deviceKey: deviceKey)
-        guard usesAutoLayout else { return laidOut }
+        guard usesAutoLayout else { return (laidOut, nil) }
         // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay
         // the screen out again with the frames it decided.
         var current = laidOut
+        var firstSolve: ConstraintLayout?
         // The guides' insets come from a layout; when the solved layout moves a view into or out of a bar's
         // band, solve again on it (twice at most: a view rarely crosses a band again).
-        for _ in 0..<3 {
-            let solved = try ConstraintLayout.solve(self, laidOut: current, scale: geometry.scale)
+        for round in 0..<3 {
+            var layout = ConstraintLayout(self, laidOut: current, scale: geometry.scale)
+            let solved = try layout.run()
+            if keepingFirstSolve && round == 0 { firstSolve = layout }
             var next = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, overrides: solved)
             current = try next.run()
             if solved.agrees(with: current) { break }
         }
-        return current
+        return (current, firstSolve)
+    }
+}
+
+/// What laying a scenario out asks of its whole view tree, worked out once rather than on every geometry.
+struct LayoutTraits: Sendable {
+    /// `Scenario.usesAutoLayout`.
+    let usesAutoLayout: Bool
+    /// `Scenario.variesBySizeClass`.
+    let variesBySizeClass: Bool
+
+    /// The traits of `scenario`.
+    init(_ scenario: Scenario) {
+        usesAutoLayout = scenario.usesAutoLayout
+        variesBySizeClass = scenario.variesBySizeClass
     }
 }
 
