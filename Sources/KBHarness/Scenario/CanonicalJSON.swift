@@ -39,35 +39,55 @@ public enum CanonicalJSON: Hashable, Sendable {
     static func optional(_ value: Double?) -> CanonicalJSON { value.map(CanonicalJSON.number) ?? .null }
 
     /// The canonical text.
-    public var text: String {
-        var output = ""
+    public var text: String { String(decoding: utf8, as: UTF8.self) }
+
+    /// The canonical text's UTF-8 bytes: written as bytes, since an import writes one per scenario and
+    /// appending to a `String` piece by piece cost more than building the text.
+    var utf8: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(1024)
         write(to: &output)
         return output
     }
 
-    private func write(to output: inout String) {
+    private func write(to output: inout [UInt8]) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .number(let value): output += CanonicalJSON.format(value)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let value): JSONText.appendNumber(value, to: &output)
         case .string(let value): CanonicalJSON.writeString(value, to: &output)
         case .array(let values):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 value.write(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
-                if index > 0 { output += "," }
-                CanonicalJSON.writeString(key, to: &output)
-                output += ":"
-                members[key]!.write(to: &output)
+            output.append(UInt8(ascii: "{"))
+            // The members sorted as pairs: looking each key up again after sorting the keys hashed it twice.
+            let sorted = members.sorted { CanonicalJSON.precedes($0.key, $1.key) }
+            for (index, member) in sorted.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                CanonicalJSON.writeString(member.key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                member.value.write(to: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes (`utf8.lexicographicallyPrecedes`), compared
+    /// in place.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs, rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
         }
     }
 
@@ -82,23 +102,37 @@ public enum CanonicalJSON: Hashable, Sendable {
 
     /// Appends `value` as a JSON string literal, escaping quotes, backslashes and control characters.
     static func writeString(_ value: String, to output: inout String) {
-        output += "\""
+        var bytes: [UInt8] = []
+        writeString(value, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 bytes of `value` as a JSON string literal, escaping quotes, backslashes and control
+    /// characters.
+    static func writeString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
         // Most keys and names need no escape: append them whole. DEL and the lead bytes of C1 controls, of the
         // line and paragraph separators and of the BMP's non-characters take the slow path.
-        if !value.utf8.contains(where: {
-            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF
-        }) {
-            output += value
-            output += "\""
+        var value = value
+        let plain = value.withUTF8 { bytes in
+            guard !bytes.contains(where: {
+                $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2
+                    || $0 == 0xEF
+            }) else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
+            output.append(UInt8(ascii: "\""))
             return
         }
         for scalar in value.unicodeScalars {
             switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
+            case "\"": output.append(contentsOf: #"\""#.utf8)
+            case "\\": output.append(contentsOf: #"\\"#.utf8)
+            case "\n": output.append(contentsOf: #"\n"#.utf8)
+            case "\r": output.append(contentsOf: #"\r"#.utf8)
+            case "\t": output.append(contentsOf: #"\t"#.utf8)
             default:
                 // Escaped, the characters YAML would refuse or read as a line break come back as they were, so a
                 // definition that holds one reads back and is refused with its field (text from a storyboard).
@@ -106,13 +140,13 @@ public enum CanonicalJSON: Hashable, Sendable {
                     || scalar.value == 0x2029 || (0xFDD0...0xFDEF).contains(scalar.value)
                     || (0xFFFE...0xFFFF).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    output.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
                 } else {
-                    output.unicodeScalars.append(scalar)
+                    output.append(contentsOf: String(scalar).utf8)
                 }
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }
 

@@ -38,8 +38,8 @@ extension HarnessStore {
     /// Expected values written in a changed scenario's file replace the current ones of the same
     /// scope; the replaced rows stay as history (`superseded_at`).
     public func importLibrary(_ library: ScenarioLibrary, dryRun: Bool = false) throws -> ImportSummary {
-        // Encoding the definitions is the import's own work, and each one encodes alone.
-        let definitions = library.scenarios.concurrentMap(\.canonicalJSON)
+        // Encoding and hashing the definitions is the import's own work, and each one encodes alone.
+        let definitions = library.scenarios.concurrentMap(EncodedDefinition.init)
         do {
             return try write {
                 var summary = ImportSummary()
@@ -184,9 +184,9 @@ extension HarnessStore {
         return id
     }
 
-    private func upsert(_ scenario: Scenario, definition: String, statements: ScenarioStatements,
+    private func upsert(_ scenario: Scenario, definition encoded: EncodedDefinition, statements: ScenarioStatements,
                         deviceIDs: [String: Int64], now: String, summary: inout ImportSummary) throws {
-        let hash = DefinitionHash.fnv1a64(definition)
+        let definition = encoded.text, hash = encoded.hash
         let id: Int64
         // A removed scenario imported again comes back through the update below, which re-reads its file's
         // expected values (its old ones were superseded when it was removed).
@@ -247,6 +247,22 @@ extension HarnessStore {
                 }
             }
         }
+    }
+}
+
+/// A scenario's canonical JSON and its definition hash, made together on any core before the import's
+/// transaction: hashing the text afterwards, on the writing thread, went byte by byte through the `String`.
+private struct EncodedDefinition: Sendable {
+    /// `Scenario.canonicalJSON`.
+    let text: String
+    /// `Scenario.definitionHash`: the FNV-1a of the same bytes.
+    let hash: String
+
+    /// The definition of `scenario`.
+    init(_ scenario: Scenario) {
+        let bytes = scenario.canonicalValue.utf8
+        hash = bytes.withUnsafeBytes { DefinitionHash.hex(DefinitionHash.fnv1a64Value(bytes: $0)) }
+        text = String(decoding: bytes, as: UTF8.self)
     }
 }
 
