@@ -61,12 +61,12 @@ extension Scenario {
         throws(ScenarioFileError) -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
         guard traits.variesBySizeClass else {
             return try resolveInstalled(on: geometry, deviceKey: deviceKey, usesAutoLayout: traits.usesAutoLayout,
-                                        keepingFirstSolve: keepingFirstSolve)
+                                        plan: traits.constraintPlan, keepingFirstSolve: keepingFirstSolve)
         }
         // Installing can drop every constraint, so the installed scenario may not use Auto Layout.
         let installed = installing(for: SizeClasses.of(geometry, container: container))
         return try installed.resolveInstalled(on: geometry, deviceKey: deviceKey, usesAutoLayout: installed.usesAutoLayout,
-                                              keepingFirstSolve: keepingFirstSolve)
+                                              plan: nil, keepingFirstSolve: keepingFirstSolve)
     }
 
     /// The scenario with the views and constraints UIKit installs for the device's size classes.
@@ -80,12 +80,14 @@ extension Scenario {
     }
 
     /// Lays out a scenario whose views and constraints are those installed on the device (`usesAutoLayout` is
-    /// its `usesAutoLayout`); with `keepingFirstSolve`, returns the first solve too.
+    /// its `usesAutoLayout`, `plan` its `ConstraintLayout.Plan` if the caller has it); with `keepingFirstSolve`,
+    /// returns the first solve too.
     private func resolveInstalled(on geometry: LayoutGeometry, deviceKey: String, usesAutoLayout: Bool,
-                                  keepingFirstSolve: Bool) throws(ScenarioFileError)
+                                  plan: ConstraintLayout.Plan?, keepingFirstSolve: Bool) throws(ScenarioFileError)
         -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
         let laidOut = try resolveWithoutAutoLayout(on: geometry, deviceKey: deviceKey)
         guard usesAutoLayout else { return (laidOut, nil) }
+        let plan = plan ?? ConstraintLayout.Plan(self)
         // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay
         // the screen out again with the frames it decided.
         var current = laidOut
@@ -93,7 +95,7 @@ extension Scenario {
         // The guides' insets come from a layout; when the solved layout moves a view into or out of a bar's
         // band, solve again on it (twice at most: a view rarely crosses a band again).
         for round in 0..<3 {
-            var layout = ConstraintLayout(self, laidOut: current, scale: geometry.scale)
+            var layout = ConstraintLayout(self, laidOut: current, scale: geometry.scale, plan: plan)
             let solved = try layout.run()
             if keepingFirstSolve && round == 0 { firstSolve = layout }
             var next = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, overrides: solved)
@@ -110,11 +112,15 @@ struct LayoutTraits: Sendable {
     let usesAutoLayout: Bool
     /// `Scenario.variesBySizeClass`.
     let variesBySizeClass: Bool
+    /// The scenario's `ConstraintLayout.Plan`, when it uses Auto Layout with the same views and constraints
+    /// on every device (one that varies by size class is planned per geometry, once installed).
+    let constraintPlan: ConstraintLayout.Plan?
 
     /// The traits of `scenario`.
     init(_ scenario: Scenario) {
         usesAutoLayout = scenario.usesAutoLayout
         variesBySizeClass = scenario.variesBySizeClass
+        constraintPlan = usesAutoLayout && !variesBySizeClass ? ConstraintLayout.Plan(scenario) : nil
     }
 }
 
