@@ -138,6 +138,9 @@ public struct ScenarioLibrary: Sendable {
         }
         var fileDevices: [DeviceProfile] = []
         var scenarios: [Scenario] = []
+        // The built-in profiles are decoded once, on first use, which the device layers below would wait for
+        // alone on one core: begun beside the files instead (a later use waits for this one to finish).
+        DispatchQueue.global().async { _ = try? BuiltInDevices.profiles() }
         // Files are read and decoded on every core, then taken in sorted order.
         let contents = files.filter { !isInterfaceBuilder($0) }.concurrentMap { file in
             Result { () throws(ScenarioLoadError) -> ScenarioFileContent in try loadFile(path: file) }
