@@ -38,8 +38,11 @@ extension HarnessStore {
     /// Expected values written in a changed scenario's file replace the current ones of the same
     /// scope; the replaced rows stay as history (`superseded_at`).
     public func importLibrary(_ library: ScenarioLibrary, dryRun: Bool = false) throws -> ImportSummary {
-        // Encoding and hashing the definitions is the import's own work, and each one encodes alone.
-        let definitions = library.scenarios.concurrentMap(EncodedDefinition.init)
+        // Encoding and hashing the definitions is the import's own work, and each one encodes alone: on the other
+        // cores, while this thread writes the devices and then each scenario as soon as its definition is ready.
+        let scenarios = library.scenarios
+        let definitions = OrderedWork(count: scenarios.count) { EncodedDefinition(scenarios[$0]) }
+        defer { definitions.finish() }
         do {
             return try write {
                 var summary = ImportSummary()
@@ -53,9 +56,9 @@ extension HarnessStore {
                     if let key = row.text(0), deviceIDs[key] == nil { deviceIDs[key] = row.int64(1) }
                 }
                 let statements = try ScenarioStatements(self)
-                for (scenario, definition) in zip(library.scenarios, definitions) {
-                    try upsert(scenario, definition: definition, statements: statements, deviceIDs: deviceIDs, now: now,
-                               summary: &summary)
+                for (index, scenario) in scenarios.enumerated() {
+                    try upsert(scenario, definition: definitions.value(index), statements: statements,
+                               deviceIDs: deviceIDs, now: now, summary: &summary)
                 }
                 if dryRun { throw DryRunRollback(summary: summary) }
                 return summary
