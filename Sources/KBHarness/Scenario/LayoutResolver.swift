@@ -33,10 +33,11 @@ extension Scenario {
         try resolveWithoutAutoLayout(on: LayoutGeometry(device, orientation), deviceKey: device.key)
     }
 
-    /// The layout before Auto Layout on a device of `geometry` (`deviceKey` names it in the screen and messages).
-    private func resolveWithoutAutoLayout(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError)
-        -> ResolvedScreen {
-        var resolver = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey)
+    /// The layout before Auto Layout on a device of `geometry` (`deviceKey` names it in the screen and messages);
+    /// `nodeCapacity` is about how many views it has, when the caller knows.
+    private func resolveWithoutAutoLayout(on geometry: LayoutGeometry, deviceKey: String, nodeCapacity: Int = 0)
+        throws(ScenarioFileError) -> ResolvedScreen {
+        var resolver = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, nodeCapacity: nodeCapacity)
         return try resolver.run()
     }
 
@@ -61,12 +62,14 @@ extension Scenario {
         throws(ScenarioFileError) -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
         guard traits.variesBySizeClass else {
             return try resolveInstalled(on: geometry, deviceKey: deviceKey, usesAutoLayout: traits.usesAutoLayout,
-                                        plan: traits.constraintPlan, keepingFirstSolve: keepingFirstSolve)
+                                        plan: traits.constraintPlan, nodeCapacity: traits.nodeCapacity,
+                                        keepingFirstSolve: keepingFirstSolve)
         }
         // Installing can drop every constraint, so the installed scenario may not use Auto Layout.
         let installed = installing(for: SizeClasses.of(geometry, container: container))
         return try installed.resolveInstalled(on: geometry, deviceKey: deviceKey, usesAutoLayout: installed.usesAutoLayout,
-                                              plan: nil, keepingFirstSolve: keepingFirstSolve)
+                                              plan: nil, nodeCapacity: traits.nodeCapacity,
+                                              keepingFirstSolve: keepingFirstSolve)
     }
 
     /// The scenario with the views and constraints UIKit installs for the device's size classes.
@@ -80,12 +83,12 @@ extension Scenario {
     }
 
     /// Lays out a scenario whose views and constraints are those installed on the device (`usesAutoLayout` is
-    /// its `usesAutoLayout`, `plan` its `ConstraintLayout.Plan` if the caller has it); with `keepingFirstSolve`,
-    /// returns the first solve too.
+    /// its `usesAutoLayout`, `plan` its `ConstraintLayout.Plan` if the caller has it, `nodeCapacity` about how
+    /// many views it has); with `keepingFirstSolve`, returns the first solve too.
     private func resolveInstalled(on geometry: LayoutGeometry, deviceKey: String, usesAutoLayout: Bool,
-                                  plan: ConstraintLayout.Plan?, keepingFirstSolve: Bool) throws(ScenarioFileError)
-        -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
-        let laidOut = try resolveWithoutAutoLayout(on: geometry, deviceKey: deviceKey)
+                                  plan: ConstraintLayout.Plan?, nodeCapacity: Int, keepingFirstSolve: Bool)
+        throws(ScenarioFileError) -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
+        let laidOut = try resolveWithoutAutoLayout(on: geometry, deviceKey: deviceKey, nodeCapacity: nodeCapacity)
         guard usesAutoLayout else { return (laidOut, nil) }
         let plan = plan ?? ConstraintLayout.Plan(self)
         // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay
@@ -98,7 +101,8 @@ extension Scenario {
             var layout = ConstraintLayout(self, laidOut: current, scale: geometry.scale, plan: plan)
             let solved = try layout.run()
             if keepingFirstSolve && round == 0 { firstSolve = layout }
-            var next = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, overrides: solved)
+            var next = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, overrides: solved,
+                                      nodeCapacity: nodeCapacity)
             current = try next.run()
             if solved.agrees(with: current) { break }
         }
@@ -115,12 +119,21 @@ struct LayoutTraits: Sendable {
     /// The scenario's `ConstraintLayout.Plan`, when it uses Auto Layout with the same views and constraints
     /// on every device (one that varies by size class is planned per geometry, once installed).
     let constraintPlan: ConstraintLayout.Plan?
+    /// About how many views a layout of the scenario has (at least as many, in general): its own views, its
+    /// cells and their header and footer views, a search bar's field, the container's views.
+    let nodeCapacity: Int
 
     /// The traits of `scenario`.
     init(_ scenario: Scenario) {
         usesAutoLayout = scenario.usesAutoLayout
         variesBySizeClass = scenario.variesBySizeClass
         constraintPlan = usesAutoLayout && !variesBySizeClass ? ConstraintLayout.Plan(scenario) : nil
+        var count = 4
+        scenario.forEachView { view in
+            count += 1 + (view.kind == .searchBar ? 1 : 0) + (view.table.map { $0.cells.count + 2 } ?? 0)
+                + (view.collection?.cells.count ?? 0)
+        }
+        nodeCapacity = count
     }
 }
 
@@ -164,7 +177,8 @@ private struct LayoutResolver {
     /// What Auto Layout decided, when the scenario has constraints.
     let overrides: ConstraintLayoutResult?
 
-    init(scenario: Scenario, geometry: LayoutGeometry, deviceKey: String, overrides: ConstraintLayoutResult? = nil) {
+    init(scenario: Scenario, geometry: LayoutGeometry, deviceKey: String, overrides: ConstraintLayoutResult? = nil,
+         nodeCapacity: Int = 0) {
         self.overrides = overrides
         self.scenario = scenario
         self.geometry = geometry
@@ -173,6 +187,8 @@ private struct LayoutResolver {
         self.window = geometry.window
         self.sideMargin = window.frame.width <= 414 ? 16 : 20
         self.builder = ScreenBuilder(window: window)
+        // Room for the views up front: a layout is made for every geometry of every scenario an import checks.
+        if nodeCapacity > 0 { builder.reserveCapacity(nodeCapacity) }
     }
 
     /// The layout margins UIKit gives a controller's root view with these safe-area insets.
