@@ -13,8 +13,67 @@ public enum CanonicalJSON: Hashable, Sendable {
     case string(String)
     /// An array, order kept.
     case array([CanonicalJSON])
-    /// An object; key order is irrelevant, the text sorts them.
-    case object([String: CanonicalJSON])
+    /// An object; built in any order, its members are kept in the order the text writes them.
+    case object(Object)
+
+    /// An object's members, kept sorted by the UTF-8 bytes of their keys, the order the canonical text writes
+    /// them in: built and changed like a dictionary, written without hashing or sorting its keys (an import
+    /// writes one for every view of every scenario).
+    public struct Object: Hashable, Sendable, ExpressibleByDictionaryLiteral {
+        /// The keys, sorted by their UTF-8 bytes; no two are equal.
+        public private(set) var keys: [String] = []
+        /// The values, in the order of `keys`.
+        public private(set) var values: [CanonicalJSON] = []
+
+        /// An object of `elements`; as in a dictionary literal, no key may be given twice.
+        public init(dictionaryLiteral elements: (String, CanonicalJSON)...) {
+            keys.reserveCapacity(elements.count)
+            values.reserveCapacity(elements.count)
+            for (key, value) in elements {
+                let (index, found) = position(of: key)
+                precondition(!found, "a canonical JSON object given the key '\(key)' twice")
+                keys.insert(key, at: index)
+                values.insert(value, at: index)
+            }
+        }
+
+        /// The value of `key`; setting nil removes the member, as in a dictionary.
+        public subscript(key: String) -> CanonicalJSON? {
+            get {
+                let (index, found) = position(of: key)
+                return found ? values[index] : nil
+            }
+            set {
+                let (index, found) = position(of: key)
+                switch (found, newValue) {
+                case (true, let value?): values[index] = value
+                case (true, nil):
+                    keys.remove(at: index)
+                    values.remove(at: index)
+                case (false, let value?):
+                    keys.insert(key, at: index)
+                    values.insert(value, at: index)
+                case (false, nil): break
+                }
+            }
+        }
+
+        /// Where `key` is in `keys`, or where it would go: a binary search by UTF-8 bytes.
+        ///
+        /// A key equal to another as a `String` (canonically equivalent) but spelled in other bytes is that
+        /// key, as in a dictionary; only text beyond ASCII can be spelled so, and only such a key is looked
+        /// for beyond its place.
+        private func position(of key: String) -> (index: Int, found: Bool) {
+            var low = 0, high = keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if CanonicalJSON.precedes(keys[middle], key) { low = middle + 1 } else { high = middle }
+            }
+            if low < keys.count && keys[low] == key { return (low, true) }
+            if !key.utf8.allSatisfy({ $0 < 0x80 }), let equal = keys.firstIndex(of: key) { return (equal, true) }
+            return (low, false)
+        }
+    }
 
     /// `{"width": w, "height": h}`.
     static func size(_ size: Size) -> CanonicalJSON {
@@ -65,13 +124,11 @@ public enum CanonicalJSON: Hashable, Sendable {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            // The members sorted as pairs: looking each key up again after sorting the keys hashed it twice.
-            let sorted = members.sorted { CanonicalJSON.precedes($0.key, $1.key) }
-            for (index, member) in sorted.enumerated() {
+            for index in members.keys.indices {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                CanonicalJSON.writeString(member.key, to: &output)
+                CanonicalJSON.writeString(members.keys[index], to: &output)
                 output.append(UInt8(ascii: ":"))
-                member.value.write(to: &output)
+                members.values[index].write(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
