@@ -114,7 +114,9 @@ extension ScenarioLibrary {
     /// A library loaded with `findingAmbiguities` found most of them during its layout check, on the layout it
     /// made anyway; the others are laid out here, on every core, and gathered in scenario order.
     public func ambiguityWarnings() -> [String] {
-        scenarios.indices.filter { scenarios[$0].usesAutoLayout }.concurrentMap { index -> [String] in
+        // A scenario the check found none in is skipped without walking its views for `usesAutoLayout`.
+        let looked = scenarios.indices.filter { ambiguitiesFound($0).map { !$0.isEmpty } ?? scenarios[$0].usesAutoLayout }
+        return looked.concurrentMap { index -> [String] in
             if let found = ambiguitiesFound(index) { return found }
             let scenario = scenarios[index]
             guard let device = devices(for: scenario).first,

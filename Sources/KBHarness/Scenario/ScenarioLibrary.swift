@@ -50,7 +50,8 @@ public struct ScenarioLibrary: Sendable {
     /// The distinct layout geometries of `devices`, numbered once for every scenario's layout check.
     private let geometries: GeometryTable
     /// By scenario index: the ambiguity warnings the layout check found, when it was asked to and laid the
-    /// scenario out where `ambiguityWarnings` looks (else nil, and that looks itself).
+    /// scenario out where `ambiguityWarnings` looks, or none for a scenario without Auto Layout (else nil,
+    /// and that looks itself).
     private var ambiguitiesFoundByScenario: [[String]?] = []
     /// What each storyboard or XIB among the loaded files held (empty when none was loaded).
     public internal(set) var interfaceBuilderReports: [IBFileReport] = []
@@ -510,6 +511,8 @@ public struct ScenarioLibrary: Sendable {
             // One that fails is laid out again on each such profile, whose key its message names.
             var laidOut = [Bool](repeating: false, count: geometries.count)
             let traits = LayoutTraits(scenario)
+            // Without Auto Layout there is nothing ambiguous: `ambiguityWarnings` need not walk its views again.
+            if findingAmbiguities && !traits.usesAutoLayout { ambiguities = [] }
             let indices = deviceIndices(for: scenario)
             for index in indices {
                 for orientation in orientations {
