@@ -67,6 +67,7 @@ extension Solver {
     func chooseSubject(_ row: Row, tag: Tag) -> Int {
         if let external = row.cells.first(where: { kinds[$0.symbol] == .external }) { return external.symbol }
         // The marker, then the other error; checked one by one rather than from an array made for each row.
+        /// Whether `symbol` is a slack or error symbol with a negative coefficient in `row`.
         func usable(_ symbol: Int) -> Bool {
             guard symbol >= 0 else { return false }
             let kind = kinds[symbol]

@@ -92,6 +92,7 @@ struct ConstraintLayout {
             var variableCount = 0
             var items: [Item] = []
             var index: [String: Int] = [:]
+            /// A new variable of the plan, counted.
             func makeVariable() -> Variable {
                 variableCount += 1
                 return variables.makeVariable()

@@ -64,6 +64,7 @@ struct GeometryTable: Sendable {
     init(_ devices: [DeviceProfile]) {
         var known: [LayoutGeometry: Int] = [:]
         var geometries: [LayoutGeometry] = []
+        /// The number of `geometry`, given it when it is new.
         func number(_ geometry: LayoutGeometry) -> Int {
             if let number = known[geometry] { return number }
             known[geometry] = geometries.count
