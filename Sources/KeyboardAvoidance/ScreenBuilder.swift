@@ -14,6 +14,13 @@ public struct ScreenBuilder: Sendable {
     /// Starts an empty screen in `window`.
     public init(window: Window) { self.window = window }
 
+    /// Makes room for `count` views, so that a caller that knows about how many it adds does not grow the
+    /// lists view by view.
+    public mutating func reserveCapacity(_ count: Int) {
+        nodes.reserveCapacity(count)
+        names.reserveCapacity(count)
+    }
+
     /// Adds a view under `parent` (`nil`: the window) and returns its id.
     @discardableResult
     public mutating func addView(_ name: String, _ kind: ViewKind, frame: Rect, in parent: NodeID?,

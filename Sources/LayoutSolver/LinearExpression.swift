@@ -62,19 +62,33 @@ public struct LinearExpression: Sendable, Equatable {
             break
         }
         if alreadyReduced { return self }
-        let sorted = terms.enumerated().sorted {
-            ($0.element.variable.id, $0.offset) < ($1.element.variable.id, $1.offset)
+        // Sorted by id in place, keeping the written order among equal ids (an insertion sort: expressions have
+        // a handful of terms), then equal ids merged in that order and exact zeros dropped.
+        var sorted = terms
+        for index in sorted.indices.dropFirst() {
+            let term = sorted[index]
+            var slot = index
+            while slot > 0 && sorted[slot - 1].variable.id > term.variable.id {
+                sorted[slot] = sorted[slot - 1]
+                slot -= 1
+            }
+            sorted[slot] = term
         }
-        var merged: [(variable: Variable, coefficient: Double)] = []
-        for (_, term) in sorted {
-            if let last = merged.last, last.variable == term.variable {
-                merged[merged.count - 1].coefficient += term.coefficient
+        var merged = 0
+        // By index: iterating the array while writing to it would copy it.
+        for index in sorted.indices {
+            let term = sorted[index]
+            if merged > 0 && sorted[merged - 1].variable == term.variable {
+                sorted[merged - 1].coefficient += term.coefficient
             } else {
-                merged.append(term)
+                sorted[merged] = term
+                merged += 1
             }
         }
+        sorted.removeLast(sorted.count - merged)
+        sorted.removeAll { $0.coefficient == 0 }
         var result = LinearExpression([], constant: constant)
-        result.terms = merged.filter { $0.coefficient != 0 }
+        result.terms = sorted
         return result
     }
 }

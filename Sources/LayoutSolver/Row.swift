@@ -71,31 +71,58 @@ struct Row: Sendable {
     }
 
     /// Adds `factor × other` (cells and constant), appending to `newSymbols` each symbol that gains a cell.
+    ///
+    /// Merged in place: the symbols `other` adds are counted first, the cells are widened by that many, and
+    /// the two sorted lists are merged from the back; the cells whose sums are near zero are dropped after.
+    /// Each coefficient is the same sum, in the same order, as a merge into a new list (which allocated one
+    /// for every substitution of every solve).
     mutating func insert(_ other: Row, times factor: Double, newSymbols: inout [Int]) {
         constant += other.constant * factor
-        var merged: [Cell] = []
-        merged.reserveCapacity(cells.count + other.cells.count)
-        var mine = 0, theirs = 0
-        while mine < cells.count || theirs < other.cells.count {
-            if theirs == other.cells.count
-                || (mine < cells.count && cells[mine].symbol < other.cells[theirs].symbol) {
-                merged.append(cells[mine])
-                mine += 1
-            } else if mine == cells.count || other.cells[theirs].symbol < cells[mine].symbol {
-                let value = other.cells[theirs].coefficient * factor
-                if !isNearZero(value) {
-                    merged.append(Cell(symbol: other.cells[theirs].symbol, coefficient: value))
-                    newSymbols.append(other.cells[theirs].symbol)
-                }
-                theirs += 1
-            } else {
-                let value = cells[mine].coefficient + other.cells[theirs].coefficient * factor
-                if !isNearZero(value) { merged.append(Cell(symbol: cells[mine].symbol, coefficient: value)) }
-                mine += 1
-                theirs += 1
-            }
+        // The symbols only `other` has, and whose scaled coefficients are kept, lowest id first.
+        let firstNew = newSymbols.count
+        var mine = 0
+        for cell in other.cells {
+            while mine < cells.count && cells[mine].symbol < cell.symbol { mine += 1 }
+            if mine < cells.count && cells[mine].symbol == cell.symbol { continue }
+            if !isNearZero(cell.coefficient * factor) { newSymbols.append(cell.symbol) }
         }
-        cells = merged
+        let added = newSymbols.count - firstNew
+        var kept = cells.count - 1, theirs = other.cells.count - 1
+        var slot = cells.count + added - 1
+        var dropped = 0
+        if added > 0 { cells.append(contentsOf: repeatElement(Cell(symbol: -1, coefficient: 0), count: added)) }
+        // From the back: a cell is written at or after the place it is read from, so nothing is overwritten
+        // before it is read. A dropped sum leaves a hole the later (lower) cells close up.
+        while theirs >= 0 {
+            let symbol = other.cells[theirs].symbol
+            if kept >= 0 && cells[kept].symbol > symbol {
+                cells[slot] = cells[kept]
+                kept -= 1
+            } else if kept >= 0 && cells[kept].symbol == symbol {
+                let value = cells[kept].coefficient + other.cells[theirs].coefficient * factor
+                kept -= 1
+                theirs -= 1
+                if isNearZero(value) {
+                    dropped += 1
+                    continue
+                }
+                cells[slot] = Cell(symbol: symbol, coefficient: value)
+            } else {
+                let value = other.cells[theirs].coefficient * factor
+                theirs -= 1
+                if isNearZero(value) { continue }
+                cells[slot] = Cell(symbol: symbol, coefficient: value)
+            }
+            slot -= 1
+        }
+        guard dropped > 0 else { return }
+        // The cells below `kept` are still where they were; `dropped` holes sit between them and the rest.
+        while kept >= 0 {
+            cells[slot] = cells[kept]
+            slot -= 1
+            kept -= 1
+        }
+        cells.removeFirst(dropped)
     }
 
     /// Removes `symbol`'s cell if present.

@@ -66,10 +66,15 @@ extension Solver {
     /// negative coefficient (so it starts at a non-negative value); -1 when there is none.
     func chooseSubject(_ row: Row, tag: Tag) -> Int {
         if let external = row.cells.first(where: { kinds[$0.symbol] == .external }) { return external.symbol }
-        for symbol in [tag.marker, tag.other] where symbol >= 0 {
+        // The marker, then the other error; checked one by one rather than from an array made for each row.
+        /// Whether `symbol` is a slack or error symbol with a negative coefficient in `row`.
+        func usable(_ symbol: Int) -> Bool {
+            guard symbol >= 0 else { return false }
             let kind = kinds[symbol]
-            if (kind == .slack || kind == .error) && row.coefficient(of: symbol) < 0 { return symbol }
+            return (kind == .slack || kind == .error) && row.coefficient(of: symbol) < 0
         }
+        if usable(tag.marker) { return tag.marker }
+        if usable(tag.other) { return tag.other }
         return -1
     }
 

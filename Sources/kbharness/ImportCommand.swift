@@ -54,7 +54,10 @@ struct ImportCommand: ParsableCommand {
             }
             // A new database is created only once its files load: a failed first import left an empty one behind.
             let isNew = !FileManager.default.fileExists(atPath: store.path)
-            let loadedFirst = isNew ? try ScenarioLibrary.load(paths: paths, steps: steps) : nil
+            let loadedFirst = isNew ? try ScenarioLibrary.load(paths: paths, steps: steps, findingAmbiguities: true) : nil
+            // The definitions are encoded on the other cores while the database is created and checked.
+            let encodingFirst = loadedFirst.map(DefinitionEncoding.init)
+            defer { encodingFirst?.finish() }
             // A dry run against a database that does not exist yet compares with an empty one, made in the
             // temporary directory and removed after: it must leave no file where the database would be.
             let scratch = isNew && dryRun ? NSTemporaryDirectory() + "kbharness-dry-run-\(UUID().uuidString).sqlite" : nil
@@ -71,7 +74,10 @@ struct ImportCommand: ParsableCommand {
                     : "importing its devices file replaces it"
                 printNote("note: the stored device '\(key)' no longer parses; \(fix)")
             }
-            let library = try loadedFirst ?? ScenarioLibrary.load(paths: paths, storedDevices: stored.devices, steps: steps)
+            let library = try loadedFirst ?? ScenarioLibrary.load(paths: paths, storedDevices: stored.devices, steps: steps,
+                                                                   findingAmbiguities: true)
+            let encoding = encodingFirst ?? DefinitionEncoding(library)
+            defer { if encodingFirst == nil { encoding.finish() } }
             for report in library.interfaceBuilderReports {
                 print(report.summary)
                 for line in report.details { printNote("  \(line)") }
@@ -82,7 +88,7 @@ struct ImportCommand: ParsableCommand {
             // What the folders no longer define, found before the import so an import that fails removes nothing.
             var gone: [LibraryDrift.Gone] = []
             for path in paths where Self.isDirectory(path) { gone += try database.drift(of: library, folder: path).gone }
-            let summary = try database.importLibrary(library, dryRun: dryRun)
+            let summary = try database.importLibrary(library, dryRun: dryRun, encoding: encoding)
             print((dryRun ? "dry run, nothing written: " : "imported: ") + summary.line
                   + (references.files > 0 ? "; reference files: \(references.files) (\(references.cells) cells)" : ""))
             if !gone.isEmpty {

@@ -447,6 +447,54 @@ private func frames(_ report: LayoutReport, _ id: String) throws -> (frame: Rect
             "\($0.dropFirst(2)).yaml:4: view 'a' is ambiguous horizontally: its constraints do not decide its x or width (on iphone-8 in portrait)"
         })
     }
+
+    @Test func aLibraryFindsWhileCheckingLayoutsTheAmbiguityWarningsItWouldLookFor() throws {
+        func ambiguous(_ key: String, matrix: String, width: String) throws -> Scenario {
+            try scenario("""
+                key: t/\(key)
+                title: Ambiguous
+                views:
+                  - {id: a, kind: view}
+                constraints:
+                  - a.top == superview.top + 10
+                  - a.height == 20
+                  - \(width)
+                matrix: \(matrix)
+                """, file: "\(key).yaml")
+        }
+        let scenarios = [
+            // Laid out in portrait by the check: found there.
+            try ambiguous("portrait", matrix: "{orientations: [portrait]}", width: "a.width == 100"),
+            // Never laid out in portrait by the check: looked for afterwards, in portrait all the same.
+            try ambiguous("landscape", matrix: "{orientations: [landscape]}", width: "a.width == 100"),
+            // On an iPhone only the width constraint is dropped: still solved, and so still found by the check.
+            try ambiguous("some-classes", matrix: "{orientations: [landscape, portrait]}", width: "a.width == 100 when wR hR"),
+            // On an iPhone no constraint is installed: no solve to probe, so looked for afterwards.
+            try scenario("""
+                key: t/no-classes
+                title: Decided
+                views:
+                  - {id: a, kind: view, frame: {left: 0, top: 0, width: 10, height: 10}}
+                constraints:
+                  - a.width == 100 when wR hR
+                """, file: "no-classes.yaml"),
+            // No Auto Layout: nothing to find, and nothing to look at afterwards.
+            try scenario("""
+                key: t/frames
+                title: Frames
+                views:
+                  - {id: a, kind: view, frame: {left: 0, top: 0, width: 10, height: 10}}
+                """, file: "frames.yaml"),
+        ]
+        let devices = [try starterDevice("iphone-8")]
+        let finding = try ScenarioLibrary(devices: devices, scenarios: scenarios, findingAmbiguities: true)
+        #expect((0..<5).map { finding.ambiguitiesFound($0)?.count } == [1, nil, 1, nil, 0])
+        let expected = ["portrait.yaml:4: view 'a' is ambiguous horizontally: its constraints do not decide its x or width (on iphone-8 in portrait)",
+                        "landscape.yaml:4: view 'a' is ambiguous horizontally: its constraints do not decide its x or width (on iphone-8 in portrait)",
+                        "some-classes.yaml:4: view 'a' is ambiguous horizontally: its constraints do not decide its x or width (on iphone-8 in portrait)"]
+        #expect(finding.ambiguityWarnings() == expected)
+        #expect(try ScenarioLibrary(devices: devices, scenarios: scenarios).ambiguityWarnings() == expected)
+    }
 }
 
 /// A real screen: RxSwift's SimpleValidation scene (`../shared/real-screens`, MIT), written by hand as a

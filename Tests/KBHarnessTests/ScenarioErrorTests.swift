@@ -19,6 +19,24 @@ import Yams
         }
     }
 
+    @Test func keysAreDuplicatedExactlyWhenYAMLReadsThemAsTheSameValue() {
+        // A plain `1` is an integer and a quoted "1" a string: two keys, each unknown here. A plain `title` and a
+        // quoted "title" are one string, written twice; so are an integer tagged `!!int` and a plain `1`.
+        #expect(decodingErrors("key: t/a\ntitle: A\nviews: [{id: v, kind: view, 1: x, \"1\": y}]\n", file: "bad.yaml")
+            .map(\.description) == ["bad.yaml:3:29: views[0].1: unknown field '1'; did you mean 'id'?",
+                                    "bad.yaml:3:35: views[0].1: unknown field '1'; did you mean 'id'?"])
+        #expect(decodingErrors("key: t/a\ntitle: A\nviews: [{id: v, kind: view, true: x, \"true\": y}]\n", file: "bad.yaml")
+            .map(\.description) == ["bad.yaml:3:29: views[0].true: unknown field 'true'",
+                                    "bad.yaml:3:38: views[0].true: unknown field 'true'"])
+        #expect(decodingErrors("key: t/a\ntitle: A\n\"title\": B\nviews: [{id: v, kind: view}]\n", file: "bad.yaml")
+            .map(\.description) == ["bad.yaml:3:1: title: duplicate key 'title' (first given at line 2)"])
+        #expect(decodingErrors("key: t/a\ntitle: A\nviews: [{id: v, kind: view, !!int 1: x, 1: y}]\n", file: "bad.yaml")
+            .map(\.description) == ["bad.yaml:3:29: duplicate key '1' in this mapping"])
+        // A duplicate before a syntax error: the syntax error is the file's.
+        #expect(decodingErrors("key: t/a\ntitle: A\n\"key\": t/b\nviews: [{id: v, kind: view}\n", file: "bad.yaml")
+            .map(\.description) == ["bad.yaml:5:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at 4:8)"])
+    }
+
     @Test func descriptionIsFileLineColumnFieldMessage() {
         let error = ScenarioFileError(file: "Scenarios/a.yaml", line: 3, column: 7, field: "views[2].frame.top",
                                       message: "expected a number, found 'abc'")

@@ -53,8 +53,13 @@ public struct ReferenceFile: Sendable, Equatable {
 
     /// Where the references of scenario `key`, imported from `sourceFile`, live.
     public static func path(scenario key: String, sourceFile: String) -> String {
+        folder(sourceFile: sourceFile) + "/" + fileName(for: key) + ".json"
+    }
+
+    /// The `__references__` folder beside `sourceFile`, which holds the reference files of its scenarios.
+    static func folder(sourceFile: String) -> String {
         let folder = PathText.directory(of: sourceFile)
-        return (folder.isEmpty ? "" : folder + "/") + ScenarioLibrary.referencesFolder + "/" + fileName(for: key) + ".json"
+        return (folder.isEmpty ? "" : folder + "/") + ScenarioLibrary.referencesFolder
     }
 
     /// A scenario key as a relative file name: its `/` become folders; anything but letters, digits and
@@ -296,8 +301,14 @@ public struct ReferenceFiles: Sendable, Equatable {
         var files = 0, cells = 0
         for folder in folders {
             let references = ReferenceFiles(folder: folder)
+            // Most folders of scenarios have no references folder: asked once for each, not once per scenario,
+            // whose file cannot exist then.
+            var hasReferences: [String: Bool] = [:]
             for scenario in library.scenarios {
-                guard let found = try references.references(for: scenario), !found.isEmpty else { continue }
+                let referencesFolder = ReferenceFile.folder(sourceFile: scenario.source.file)
+                let exists = hasReferences[referencesFolder] ?? FileManager.default.fileExists(atPath: referencesFolder)
+                hasReferences[referencesFolder] = exists
+                guard exists, let found = try references.references(for: scenario), !found.isEmpty else { continue }
                 files += 1
                 cells += found.count
             }

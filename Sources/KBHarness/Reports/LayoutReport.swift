@@ -45,10 +45,7 @@ public struct LayoutReport: Sendable {
         if scenario.usesAutoLayout {
             let installed = scenario.installed(on: device, orientation: orientation)
             let first = try installed.resolveWithoutAutoLayout(on: device, orientation: orientation)
-            ambiguities = try ConstraintLayout.ambiguities(installed, laidOut: first, scale: device.scale).map {
-                "\($0.location.file):\($0.location.line): view '\($0.id)' is ambiguous \($0.axis)ly: "
-                    + "its constraints do not decide its \($0.axis == "horizontal" ? "x or width" : "y or height")"
-            }
+            ambiguities = try ConstraintLayout.ambiguities(installed, laidOut: first, scale: device.scale).map(\.line)
         } else {
             ambiguities = []
         }
@@ -102,15 +99,32 @@ public struct LayoutReport: Sendable {
     }
 }
 
+extension ConstraintLayout.Ambiguity {
+    /// `file:line: view 'id' is ambiguous …ly: …`, as `kbharness layout` and import write it.
+    var line: String {
+        "\(location.file):\(location.line): view '\(id)' is ambiguous \(axis)ly: "
+            + "its constraints do not decide its \(axis == "horizontal" ? "x or width" : "y or height")"
+    }
+}
+
 extension ScenarioLibrary {
     /// Ambiguous layouts of the scenarios Auto Layout lays out, on the first device of each one's matrix in
     /// portrait (an ambiguity rarely depends on the device), as `file:line: view 'id' is ambiguous …` lines.
+    ///
+    /// A library loaded with `findingAmbiguities` found most of them during its layout check, on the layout it
+    /// made anyway; the others are laid out here, on every core, and gathered in scenario order.
     public func ambiguityWarnings() -> [String] {
-        // Laid out on every core, gathered in scenario order.
-        scenarios.filter(\.usesAutoLayout).concurrentMap { scenario -> [String] in
+        // A scenario the check found none in is skipped without walking its views for `usesAutoLayout`.
+        let looked = scenarios.indices.filter { ambiguitiesFound($0).map { !$0.isEmpty } ?? scenarios[$0].usesAutoLayout }
+        return looked.concurrentMap { index -> [String] in
+            if let found = ambiguitiesFound(index) { return found }
+            let scenario = scenarios[index]
             guard let device = devices(for: scenario).first,
                   let report = try? LayoutReport(scenario, on: device, orientation: .portrait) else { return [] }
-            return report.ambiguities.map { "\($0) (on \(device.key) in portrait)" }
+            return report.ambiguities.map { ScenarioLibrary.ambiguityWarning($0, device: device.key) }
         }.flatMap { $0 }
     }
+
+    /// One line of `ambiguityWarnings`: a `LayoutReport` ambiguity and where it was found.
+    static func ambiguityWarning(_ line: String, device: String) -> String { "\(line) (on \(device) in portrait)" }
 }

@@ -432,9 +432,10 @@ enum StateSize {
         scenario.forEachView { view in
             let id = view.id == "$root" ? scenario.rootViewAlias : view.id
             if let id { count(id, view.kind) }
-            for cell in (view.table?.cells ?? []) + (view.collection?.cells ?? []) {
-                if let id = cell.id { count(id, view.kind == .tableView ? .tableCell : .collectionCell) }
-            }
+            // Table cells, then collection cells, each list read where it is (every file's check walks them).
+            let cellKind: ViewKind = view.kind == .tableView ? .tableCell : .collectionCell
+            if let cells = view.table?.cells { for cell in cells { if let id = cell.id { count(id, cellKind) } } }
+            if let cells = view.collection?.cells { for cell in cells { if let id = cell.id { count(id, cellKind) } } }
         }
         return (bytes, inputs, tracked)
     }

@@ -31,7 +31,7 @@ struct ConstraintLayoutResult: Sendable {
 /// areas and margins the guides stand for are those of a first layout without the constraints.
 struct ConstraintLayout {
     /// A view's rectangle as four expressions in the layout space.
-    struct Box {
+    struct Box: Sendable {
         var x: LinearExpression
         var y: LinearExpression
         var width: LinearExpression
@@ -59,7 +59,7 @@ struct ConstraintLayout {
     }
 
     /// A participating view: its id, spec, superview and variables.
-    struct Item {
+    struct Item: Sendable {
         var id: String
         var spec: ViewSpec
         var parent: Int?
@@ -69,17 +69,87 @@ struct ConstraintLayout {
         var content: (width: Variable, height: Variable)?
     }
 
+    /// What a solve reads of a scenario's views and constraints whatever the device: the participating
+    /// views in tree order with their variables, the position of every id, and what the constraints name.
+    ///
+    /// A fresh solver makes the same variables in the same order every time, so this is worked out once for
+    /// every geometry a scenario is laid out on, and each solve makes as many variables before using them.
+    struct Plan: Sendable {
+        /// The participating views, a superview before its subviews (`collect`'s order).
+        let items: [Item]
+        /// The position in `items` of every id (and of the root view's alias).
+        let index: [String: Int]
+        /// How many variables `items` use, made in the order of their ids.
+        let variableCount: Int
+        /// By position: the axes the view's own constraints reach, where its frame keeps only the edges it writes.
+        let constrainedAxes: [(horizontal: Bool, vertical: Bool)?]
+        /// By position: whether a constraint names the view, on either side (the root always counts).
+        let isNamed: [Bool]
+
+        /// The plan of `scenario`.
+        init(_ scenario: Scenario) {
+            var variables = Solver()
+            var variableCount = 0
+            var items: [Item] = []
+            var index: [String: Int] = [:]
+            /// A new variable of the plan, counted.
+            func makeVariable() -> Variable {
+                variableCount += 1
+                return variables.makeVariable()
+            }
+            // A view and its plain subtree (cells, table header and footer views keep their frames).
+            func collect(_ spec: ViewSpec, id: String, parent: Int?) {
+                let x = makeVariable(), y = makeVariable()
+                let width = makeVariable(), height = makeVariable()
+                var item = Item(id: id, spec: spec, parent: parent,
+                                box: Box(x: LinearExpression([(x, 1)]), y: LinearExpression([(y, 1)]),
+                                         width: LinearExpression([(width, 1)]), height: LinearExpression([(height, 1)])),
+                                variables: (x, y, width, height))
+                if spec.kind.isScrollView { item.content = (makeVariable(), makeVariable()) }
+                index[id] = items.count
+                items.append(item)
+                let position = items.count - 1
+                // Constraints name the root view by the id the scenario gives it.
+                if parent == nil, let alias = scenario.rootViewAlias { index[alias] = position }
+                for child in spec.children { collect(child, id: child.id, parent: position) }
+            }
+            collect(scenario.rootView, id: "$root", parent: nil)
+            // Views any constraint names, on either side: without a frame, they are placed by constraints alone
+            // (`translatesAutoresizingMaskIntoConstraints = false`), as Interface Builder's often are from the
+            // second side only (`superview.trailing == field.trailing + 20`).
+            var constrainedAxes: [String: (horizontal: Bool, vertical: Bool)] = [:]
+            var named = Set<String>()
+            for spec in scenario.constraints {
+                for anchor in [spec.first, spec.second] { if case .view(let id)? = anchor?.item { named.insert(id) } }
+                guard case .view(let id) = spec.first.item else { continue }
+                var axes = constrainedAxes[id] ?? (false, false)
+                if spec.first.attribute.isHorizontal { axes.horizontal = true } else { axes.vertical = true }
+                constrainedAxes[id] = axes
+            }
+            self.items = items
+            self.index = index
+            self.variableCount = variableCount
+            self.constrainedAxes = items.map { constrainedAxes[$0.id] }
+            isNamed = items.indices.map { named.contains(items[$0].id) || $0 == 0 }
+        }
+    }
+
     let scenario: Scenario
     let laidOut: ResolvedScreen
     let device: String
     let orientation: Orientation
     /// Pixels per point: solved edges snap to pixels, as UIKit rounds Auto Layout's frames.
     let scale: Double
+    /// The scenario's views and what its constraints name.
+    let plan: Plan
     var solver = Solver()
-    var items: [Item] = []
-    var index: [String: Int] = [:]
     /// Safe-area insets read so far, by view id.
     var safeAreasRead: [String: EdgeInsets] = [:]
+
+    /// The participating views (`plan.items`).
+    var items: [Item] { plan.items }
+    /// The position of every id (`plan.index`).
+    var index: [String: Int] { plan.index }
 
     /// Tags of generated (frame) constraints start here; user constraints are tagged 1…n.
     static let generatedTagBase = 1_000_000
@@ -87,8 +157,7 @@ struct ConstraintLayout {
     /// Solves `scenario`, whose constraint-free layout is `laidOut`.
     static func solve(_ scenario: Scenario, laidOut: ResolvedScreen, scale: Double) throws(ScenarioFileError)
         -> ConstraintLayoutResult {
-        var layout = ConstraintLayout(scenario: scenario, laidOut: laidOut, device: laidOut.deviceKey,
-                                      orientation: laidOut.orientation, scale: max(scale, 1))
+        var layout = ConstraintLayout(scenario, laidOut: laidOut, scale: scale)
         return try layout.run()
     }
 
@@ -104,19 +173,25 @@ struct ConstraintLayout {
 
     /// The views of `scenario` whose frames its constraints leave undecided, on the layout `laidOut`.
     ///
-    /// Each position and length is pulled 1,000 pt away, alone, at a weight far below any constraint's; one
-    /// that moves is free. Costs a solver copy per variable: for `kbharness layout` and import, not runs.
+    /// Costs a solver copy per variable: for `kbharness layout` and import, not runs.
     static func ambiguities(_ scenario: Scenario, laidOut: ResolvedScreen, scale: Double) throws(ScenarioFileError)
         -> [Ambiguity] {
-        var layout = ConstraintLayout(scenario: scenario, laidOut: laidOut, device: laidOut.deviceKey,
-                                      orientation: laidOut.orientation, scale: max(scale, 1))
+        var layout = ConstraintLayout(scenario, laidOut: laidOut, scale: scale)
         _ = try layout.run()
+        return layout.ambiguities()
+    }
+
+    /// The views whose frames the constraints of this layout, already `run`, leave undecided.
+    ///
+    /// Each position and length is pulled 1,000 pt away, alone, at a weight far below any constraint's; one
+    /// that moves is free.
+    func ambiguities() -> [Ambiguity] {
         var found: [Ambiguity] = []
-        for item in layout.items.dropFirst() {
+        for item in items.dropFirst() {
             for (axis, variables) in [("horizontal", [item.variables.x, item.variables.width]),
                                       ("vertical", [item.variables.y, item.variables.height])] {
                 let free = variables.contains { variable in
-                    var probe = layout.solver
+                    var probe = solver
                     let value = probe.value(of: variable)
                     probe.addEditVariable(variable, strength: Strength(weight: 1e-3))
                     probe.suggestValue(value + 1000, for: variable)
@@ -129,24 +204,11 @@ struct ConstraintLayout {
     }
 
     mutating func run() throws(ScenarioFileError) -> ConstraintLayoutResult {
-        collect(scenario.rootView, id: "$root", parent: nil)
-        // The axes each view's own constraints reach: there its frame keeps only the edges it writes.
-        var constrainedAxes: [String: (horizontal: Bool, vertical: Bool)] = [:]
-        // Views any constraint names, on either side: without a frame, they are placed by constraints alone
-        // (`translatesAutoresizingMaskIntoConstraints = false`), as Interface Builder's often are from the
-        // second side only (`superview.trailing == field.trailing + 20`).
-        var named = Set<String>()
-        for spec in scenario.constraints {
-            for anchor in [spec.first, spec.second] { if case .view(let id)? = anchor?.item { named.insert(id) } }
-            guard case .view(let id) = spec.first.item else { continue }
-            var axes = constrainedAxes[id] ?? (false, false)
-            if spec.first.attribute.isHorizontal { axes.horizontal = true } else { axes.vertical = true }
-            constrainedAxes[id] = axes
-        }
+        // The plan's variables, made again in this solver: the same ids, in the same order.
+        for _ in 0..<plan.variableCount { _ = solver.makeVariable() }
         for position in items.indices {
-            let id = items[position].id
-            try addFrameConstraints(of: position, constrainedAxes: constrainedAxes[id],
-                                    isNamed: named.contains(id) || (position == 0))
+            try addFrameConstraints(of: position, constrainedAxes: plan.constrainedAxes[position],
+                                    isNamed: plan.isNamed[position])
         }
         for position in items.indices where items[position].spec.kind == .stackView {
             try addStackConstraints(of: position)
@@ -162,31 +224,13 @@ struct ConstraintLayout {
 
     // MARK: - Variables
 
-    /// Adds a view and its plain subtree (cells, table header and footer views keep their frames).
-    mutating func collect(_ spec: ViewSpec, id: String, parent: Int?) {
-        let x = solver.makeVariable(), y = solver.makeVariable()
-        let width = solver.makeVariable(), height = solver.makeVariable()
-        var item = Item(id: id, spec: spec, parent: parent,
-                        box: Box(x: LinearExpression([(x, 1)]), y: LinearExpression([(y, 1)]),
-                                 width: LinearExpression([(width, 1)]), height: LinearExpression([(height, 1)])),
-                        variables: (x, y, width, height))
-        if spec.kind.isScrollView { item.content = (solver.makeVariable(), solver.makeVariable()) }
-        index[id] = items.count
-        items.append(item)
-        let position = items.count - 1
-        // Constraints name the root view by the id the scenario gives it.
-        if parent == nil, let alias = scenario.rootViewAlias { index[alias] = position }
-        for child in spec.children { collect(child, id: child.id, parent: position) }
-    }
-
     /// The node the first layout gave a view.
     func node(_ id: String) -> NodeID? { laidOut.screen.node(named: id) }
 
     /// The rectangle a view offers its subviews' frames: its content for a scroll view, else itself.
     func contentBox(of position: Int) -> Box {
-        let item = items[position]
-        guard let content = item.content else { return item.box }
-        return Box(x: item.box.x, y: item.box.y, width: LinearExpression([(content.width, 1)]),
+        guard let content = items[position].content else { return items[position].box }
+        return Box(x: items[position].box.x, y: items[position].box.y, width: LinearExpression([(content.width, 1)]),
                    height: LinearExpression([(content.height, 1)]))
     }
 
@@ -214,41 +258,43 @@ struct ConstraintLayout {
     /// place them; scroll views' content sizes follow the scenario, or their content layout guide.
     mutating func addFrameConstraints(of position: Int, constrainedAxes: (horizontal: Bool, vertical: Bool)?,
                                       isNamed: Bool) throws(ScenarioFileError) {
-        let item = items[position]
+        // The item's parts are read where they are used: copying the whole item (its view spec) for every
+        // view of every solve was a good part of a solve's time.
         let tag = ConstraintLayout.generatedTagBase + position
-        if let content = item.content {
+        if let content = items[position].content {
             try addContentSizeConstraints(position, content, tag: tag)
         }
-        guard let parent = item.parent else {
+        guard let parent = items[position].parent else {
             let size = laidOut.screen[laidOut.contentRoot].frame.size
-            for (variable, value) in [(item.variables.x, 0.0), (item.variables.y, 0), (item.variables.width, size.width),
-                                      (item.variables.height, size.height)] {
+            let variables = items[position].variables
+            for (variable, value) in [(variables.x, 0.0), (variables.y, 0), (variables.width, size.width),
+                                      (variables.height, size.height)] {
                 try add(LinearExpression([(variable, 1)]), .equal, LinearExpression(constant: value), tag: tag)
             }
             return
         }
-        let given = item.spec.frame.isGiven
-        if !given && isNamed { return }
+        let frame = items[position].spec.frame
+        if !frame.isGiven && isNamed { return }
         // Arranged subviews are placed by their stack (`addStackConstraints`).
         if items[parent].spec.kind == .stackView { return }
-        if let autoresizing = item.spec.frame.autoresizing {
+        let box = items[position].box
+        if let autoresizing = frame.autoresizing {
             // The superview's bounds size, which for a scroll view is its frame's, not its content's.
             let superview = items[parent].box
             for (position, length, axis, origin, extent) in [
-                (item.box.x, item.box.width, autoresizing.horizontal, superview.x, superview.width),
-                (item.box.y, item.box.height, autoresizing.vertical, superview.y, superview.height)] {
+                (box.x, box.width, autoresizing.horizontal, superview.x, superview.width),
+                (box.y, box.height, autoresizing.vertical, superview.y, superview.height)] {
                 try add(position, .equal, origin + axis.positionConstant + extent * axis.positionSlope, tag: tag)
                 try add(length, .equal, extent * axis.lengthSlope + axis.lengthConstant, tag: tag)
             }
             return
         }
         var reference = contentBox(of: parent)
-        if item.spec.frame.reference == .safeArea { reference = reference.inset(guides(of: parent).safe) }
-        let frame = item.spec.frame
-        try addAxis(position: item.box.x, length: item.box.width, start: frame.left, end: frame.right,
+        if frame.reference == .safeArea { reference = reference.inset(guides(of: parent).safe) }
+        try addAxis(position: box.x, length: box.width, start: frame.left, end: frame.right,
                     size: frame.width, center: frame.centerX, origin: reference.x, extent: reference.width,
                     writtenOnly: constrainedAxes?.horizontal ?? false, tag: tag)
-        try addAxis(position: item.box.y, length: item.box.height, start: frame.top, end: frame.bottom,
+        try addAxis(position: box.y, length: box.height, start: frame.top, end: frame.bottom,
                     size: frame.height, center: frame.centerY, origin: reference.y, extent: reference.height,
                     writtenOnly: constrainedAxes?.vertical ?? false, tag: tag)
     }
@@ -338,9 +384,8 @@ struct ConstraintLayout {
         }
         let children = items.indices.filter { items[$0].parent == position }
         let visible = children.filter { !items[$0].spec.isHidden }
-        let frames = items.map(\.spec.frame)
-        func ownLength(_ child: Int) -> Double? { vertical ? frames[child].height : frames[child].width }
-        func ownCross(_ child: Int) -> Double? { vertical ? frames[child].width : frames[child].height }
+        func ownLength(_ child: Int) -> Double? { vertical ? items[child].spec.frame.height : items[child].spec.frame.width }
+        func ownCross(_ child: Int) -> Double? { vertical ? items[child].spec.frame.width : items[child].spec.frame.height }
         for child in children where items[child].spec.isHidden {
             // UIKit takes hidden arranged views out of the arrangement: no room along the axis.
             let tag = ConstraintLayout.generatedTagBase + child
@@ -438,16 +483,18 @@ struct ConstraintLayout {
     /// constraints when something constrains that guide (its frame size only as a weak fallback).
     mutating func addContentSizeConstraints(_ position: Int, _ content: (width: Variable, height: Variable),
                                             tag: Int) throws(ScenarioFileError) {
-        let item = items[position]
+        let id = items[position].id
         let usesGuide = scenario.constraints.contains { spec in
-            [spec.first, spec.second].contains { $0?.item == .contentLayoutGuide(item.id) }
+            [spec.first, spec.second].contains { $0?.item == .contentLayoutGuide(id) }
         }
-        let laidOutSize = node(item.id).map { laidOut.screen[$0].contentSize } ?? .zero
-        let given = (width: item.spec.scroll?.contentWidth, height: item.spec.scroll?.contentHeight)
-        let hasRows = item.spec.table != nil || item.spec.collection != nil
+        let laidOutSize = node(id).map { laidOut.screen[$0].contentSize } ?? .zero
+        let scroll = items[position].spec.scroll
+        let given = (width: scroll?.contentWidth, height: scroll?.contentHeight)
+        let hasRows = items[position].spec.table != nil || items[position].spec.collection != nil
+        let box = items[position].box
         for (variable, givenValue, laidOutValue, frame) in [
-            (content.width, given.width, laidOutSize.width, item.box.width),
-            (content.height, given.height, laidOutSize.height, item.box.height)] {
+            (content.width, given.width, laidOutSize.width, box.width),
+            (content.height, given.height, laidOutSize.height, box.height)] {
             let target = LinearExpression([(variable, 1)])
             if let givenValue {
                 try add(target, .equal, LinearExpression(constant: givenValue), tag: tag)
@@ -590,15 +637,14 @@ struct ConstraintLayout {
                         height: snap(y + solver.value(of: v.height)) - minY)
         }
         for position in items.indices {
-            let item = items[position]
-            if let content = item.content {
-                result.contentSizes[item.id] = Size(width: snap(solver.value(of: content.width)),
-                                                    height: snap(solver.value(of: content.height)))
+            if let content = items[position].content {
+                result.contentSizes[items[position].id] = Size(width: snap(solver.value(of: content.width)),
+                                                               height: snap(solver.value(of: content.height)))
             }
-            guard let parent = item.parent else { continue }
+            guard let parent = items[position].parent else { continue }
             let own = rect(position), outer = rect(parent)
-            result.frames[item.id] = Rect(x: own.minX - outer.minX, y: own.minY - outer.minY,
-                                          width: max(0, own.width), height: max(0, own.height))
+            result.frames[items[position].id] = Rect(x: own.minX - outer.minX, y: own.minY - outer.minY,
+                                                     width: max(0, own.width), height: max(0, own.height))
         }
         for spec in scenario.constraints where spec.relation == .equal && spec.first.attribute == .bottom
             && spec.second == LayoutAnchor(.keyboardGuide, .top) && spec.multiplier == 1 {
@@ -606,5 +652,16 @@ struct ConstraintLayout {
         }
         result.safeAreasRead = safeAreasRead
         return result
+    }
+}
+
+extension ConstraintLayout {
+    /// A layout of `scenario`, whose constraint-free layout is `laidOut`, not yet solved (`run` solves it).
+    ///
+    /// In an extension, so that the memberwise initialiser stays.
+    /// `plan`, when given, is `Plan(scenario)`, made once for all the geometries the scenario is laid out on.
+    init(_ scenario: Scenario, laidOut: ResolvedScreen, scale: Double, plan: Plan? = nil) {
+        self.init(scenario: scenario, laidOut: laidOut, device: laidOut.deviceKey, orientation: laidOut.orientation,
+                  scale: max(scale, 1), plan: plan ?? Plan(scenario))
     }
 }

@@ -38,7 +38,7 @@ public struct DesignSpec: Hashable, Sendable {
 extension DesignSpec {
     /// The canonical JSON value: frames as `[x, y, width, height]` by id, misplaced ids sorted.
     var canonicalValue: CanonicalJSON {
-        var frames: [String: CanonicalJSON] = [:]
+        var frames: CanonicalJSON.Object = [:]
         for (id, rect) in self.frames {
             frames[id] = .array([.number(rect.minX), .number(rect.minY), .number(rect.width), .number(rect.height)])
         }

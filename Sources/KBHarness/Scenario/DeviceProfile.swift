@@ -282,13 +282,13 @@ public struct DeviceProfile: Hashable, Sendable {
             .object(["portrait": .number(value.portrait), "landscape": .number(value.landscape)])
         }
         func heights(_ value: KeyboardHeights) -> CanonicalJSON {
-            var object: [String: CanonicalJSON] = ["standard": .number(value.standard),
+            var object: CanonicalJSON.Object = ["standard": .number(value.standard),
                                                    "predictive": .number(value.predictive)]
             if let v = value.emoji { object["emoji"] = .number(v) }
             if let v = value.numberPad { object["numberPad"] = .number(v) }
             return .object(object)
         }
-        var keyboardObject: [String: CanonicalJSON] = ["portrait": heights(keyboards.portrait),
+        var keyboardObject: CanonicalJSON.Object = ["portrait": heights(keyboards.portrait),
                                                        "landscape": heights(keyboards.landscape)]
         if let floating = floatingKeyboard { keyboardObject["floating"] = .size(floating) }
         return .object([

@@ -50,3 +50,42 @@ struct LayoutGeometry: Hashable, Sendable {
     /// Navigation-bar height, large-title or not.
     func navigationBarHeight(largeTitle: Bool) -> Double { largeTitle ? largeTitleNavigationBar : navigationBar }
 }
+
+/// The distinct layout geometries of a list of device profiles, each numbered once, and the number of every
+/// profile's geometry in each orientation: a layout check tells a geometry it has laid out by its number,
+/// without building and hashing it again for every scenario.
+struct GeometryTable: Sendable {
+    /// Each distinct geometry once, in the order the profiles first have it.
+    private let geometries: [LayoutGeometry]
+    /// By profile index: the numbers of its geometries in portrait and in landscape.
+    private let numbers: [(portrait: Int, landscape: Int)]
+
+    /// The table of `devices`.
+    init(_ devices: [DeviceProfile]) {
+        var known: [LayoutGeometry: Int] = [:]
+        var geometries: [LayoutGeometry] = []
+        /// The number of `geometry`, given it when it is new.
+        func number(_ geometry: LayoutGeometry) -> Int {
+            if let number = known[geometry] { return number }
+            known[geometry] = geometries.count
+            geometries.append(geometry)
+            return geometries.count - 1
+        }
+        numbers = devices.map { (number(LayoutGeometry($0, .portrait)), number(LayoutGeometry($0, .landscape))) }
+        self.geometries = geometries
+    }
+
+    /// How many distinct geometries there are.
+    var count: Int { geometries.count }
+
+    /// The geometry numbered `number`.
+    subscript(number: Int) -> LayoutGeometry { geometries[number] }
+
+    /// The number of the geometry of profile `device` (its index) in `orientation`.
+    func number(device: Int, _ orientation: Orientation) -> Int {
+        switch orientation {
+        case .portrait: numbers[device].portrait
+        case .landscape: numbers[device].landscape
+        }
+    }
+}

@@ -33,10 +33,11 @@ extension Scenario {
         try resolveWithoutAutoLayout(on: LayoutGeometry(device, orientation), deviceKey: device.key)
     }
 
-    /// The layout before Auto Layout on a device of `geometry` (`deviceKey` names it in the screen and messages).
-    private func resolveWithoutAutoLayout(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError)
-        -> ResolvedScreen {
-        var resolver = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey)
+    /// The layout before Auto Layout on a device of `geometry` (`deviceKey` names it in the screen and messages);
+    /// `nodeCapacity` is about how many views it has, when the caller knows.
+    private func resolveWithoutAutoLayout(on geometry: LayoutGeometry, deviceKey: String, nodeCapacity: Int = 0)
+        throws(ScenarioFileError) -> ResolvedScreen {
+        var resolver = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, nodeCapacity: nodeCapacity)
         return try resolver.run()
     }
 
@@ -51,7 +52,24 @@ extension Scenario {
     /// Lays the scenario out on a device of `geometry`; `deviceKey` names it in the screen and in messages,
     /// and changes nothing else.
     func resolve(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError) -> ResolvedScreen {
-        try installed(on: geometry).resolveInstalled(on: geometry, deviceKey: deviceKey)
+        try resolve(on: geometry, deviceKey: deviceKey, traits: LayoutTraits(self)).screen
+    }
+
+    /// `resolve(on:deviceKey:)` with the scenario's `traits` worked out by the caller, once for all the
+    /// geometries it lays the scenario out on; with `keepingFirstSolve`, also the first Auto Layout solve
+    /// (on the layout without the constraints), which `ConstraintLayout.ambiguities` probes.
+    func resolve(on geometry: LayoutGeometry, deviceKey: String, traits: LayoutTraits, keepingFirstSolve: Bool = false)
+        throws(ScenarioFileError) -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
+        guard traits.variesBySizeClass else {
+            return try resolveInstalled(on: geometry, deviceKey: deviceKey, usesAutoLayout: traits.usesAutoLayout,
+                                        plan: traits.constraintPlan, nodeCapacity: traits.nodeCapacity,
+                                        keepingFirstSolve: keepingFirstSolve)
+        }
+        // Installing can drop every constraint, so the installed scenario may not use Auto Layout.
+        let installed = installing(for: SizeClasses.of(geometry, container: container))
+        return try installed.resolveInstalled(on: geometry, deviceKey: deviceKey, usesAutoLayout: installed.usesAutoLayout,
+                                              plan: nil, nodeCapacity: traits.nodeCapacity,
+                                              keepingFirstSolve: keepingFirstSolve)
     }
 
     /// The scenario with the views and constraints UIKit installs for the device's size classes.
@@ -64,23 +82,58 @@ extension Scenario {
         variesBySizeClass ? installing(for: SizeClasses.of(geometry, container: container)) : self
     }
 
-    /// Lays out a scenario whose views and constraints are those installed on the device.
-    private func resolveInstalled(on geometry: LayoutGeometry, deviceKey: String) throws(ScenarioFileError)
-        -> ResolvedScreen {
-        let laidOut = try resolveWithoutAutoLayout(on: geometry, deviceKey: deviceKey)
-        guard usesAutoLayout else { return laidOut }
+    /// Lays out a scenario whose views and constraints are those installed on the device (`usesAutoLayout` is
+    /// its `usesAutoLayout`, `plan` its `ConstraintLayout.Plan` if the caller has it, `nodeCapacity` about how
+    /// many views it has); with `keepingFirstSolve`, returns the first solve too.
+    private func resolveInstalled(on geometry: LayoutGeometry, deviceKey: String, usesAutoLayout: Bool,
+                                  plan: ConstraintLayout.Plan?, nodeCapacity: Int, keepingFirstSolve: Bool)
+        throws(ScenarioFileError) -> (screen: ResolvedScreen, firstSolve: ConstraintLayout?) {
+        let laidOut = try resolveWithoutAutoLayout(on: geometry, deviceKey: deviceKey, nodeCapacity: nodeCapacity)
+        guard usesAutoLayout else { return (laidOut, nil) }
+        let plan = plan ?? ConstraintLayout.Plan(self)
         // Auto Layout: solve the anchor frames and constraints against the first layout's guides, then lay
         // the screen out again with the frames it decided.
         var current = laidOut
+        var firstSolve: ConstraintLayout?
         // The guides' insets come from a layout; when the solved layout moves a view into or out of a bar's
         // band, solve again on it (twice at most: a view rarely crosses a band again).
-        for _ in 0..<3 {
-            let solved = try ConstraintLayout.solve(self, laidOut: current, scale: geometry.scale)
-            var next = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, overrides: solved)
+        for round in 0..<3 {
+            var layout = ConstraintLayout(self, laidOut: current, scale: geometry.scale, plan: plan)
+            let solved = try layout.run()
+            if keepingFirstSolve && round == 0 { firstSolve = layout }
+            var next = LayoutResolver(scenario: self, geometry: geometry, deviceKey: deviceKey, overrides: solved,
+                                      nodeCapacity: nodeCapacity)
             current = try next.run()
             if solved.agrees(with: current) { break }
         }
-        return current
+        return (current, firstSolve)
+    }
+}
+
+/// What laying a scenario out asks of its whole view tree, worked out once rather than on every geometry.
+struct LayoutTraits: Sendable {
+    /// `Scenario.usesAutoLayout`.
+    let usesAutoLayout: Bool
+    /// `Scenario.variesBySizeClass`.
+    let variesBySizeClass: Bool
+    /// The scenario's `ConstraintLayout.Plan`, when it uses Auto Layout with the same views and constraints
+    /// on every device (one that varies by size class is planned per geometry, once installed).
+    let constraintPlan: ConstraintLayout.Plan?
+    /// About how many views a layout of the scenario has (at least as many, in general): its own views, its
+    /// cells and their header and footer views, a search bar's field, the container's views.
+    let nodeCapacity: Int
+
+    /// The traits of `scenario`.
+    init(_ scenario: Scenario) {
+        usesAutoLayout = scenario.usesAutoLayout
+        variesBySizeClass = scenario.variesBySizeClass
+        constraintPlan = usesAutoLayout && !variesBySizeClass ? ConstraintLayout.Plan(scenario) : nil
+        var count = 4
+        scenario.forEachView { view in
+            count += 1 + (view.kind == .searchBar ? 1 : 0) + (view.table.map { $0.cells.count + 2 } ?? 0)
+                + (view.collection?.cells.count ?? 0)
+        }
+        nodeCapacity = count
     }
 }
 
@@ -124,7 +177,8 @@ private struct LayoutResolver {
     /// What Auto Layout decided, when the scenario has constraints.
     let overrides: ConstraintLayoutResult?
 
-    init(scenario: Scenario, geometry: LayoutGeometry, deviceKey: String, overrides: ConstraintLayoutResult? = nil) {
+    init(scenario: Scenario, geometry: LayoutGeometry, deviceKey: String, overrides: ConstraintLayoutResult? = nil,
+         nodeCapacity: Int = 0) {
         self.overrides = overrides
         self.scenario = scenario
         self.geometry = geometry
@@ -133,6 +187,8 @@ private struct LayoutResolver {
         self.window = geometry.window
         self.sideMargin = window.frame.width <= 414 ? 16 : 20
         self.builder = ScreenBuilder(window: window)
+        // Room for the views up front: a layout is made for every geometry of every scenario an import checks.
+        if nodeCapacity > 0 { builder.reserveCapacity(nodeCapacity) }
     }
 
     /// The layout margins UIKit gives a controller's root view with these safe-area insets.

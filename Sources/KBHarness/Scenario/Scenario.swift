@@ -1011,7 +1011,9 @@ public struct Scenario: Equatable, Sendable {
             view.children.forEach(visit)
             view.table?.header?.children.forEach(visit)
             view.table?.footer?.children.forEach(visit)
-            for cell in (view.table?.cells ?? []) + (view.collection?.cells ?? []) { cell.children.forEach(visit) }
+            // Table cells, then collection cells; each list walked where it is, not joined into a new one per view.
+            if let cells = view.table?.cells { for cell in cells { cell.children.forEach(visit) } }
+            if let cells = view.collection?.cells { for cell in cells { cell.children.forEach(visit) } }
         }
         visit(rootView)
     }

@@ -5,7 +5,7 @@ import KeyboardAvoidance
 extension Scenario {
     /// The canonical JSON value of the scenario.
     var canonicalValue: CanonicalJSON {
-        var object: [String: CanonicalJSON] = [
+        var object: CanonicalJSON.Object = [
             "key": .string(key),
             "title": .string(title),
             "description": description.map(CanonicalJSON.string) ?? .null,
@@ -30,7 +30,7 @@ extension Scenario {
         }
         if let design { object["design"] = design.canonicalValue }
         if container.hasNavigationBar {
-            var bar: [String: CanonicalJSON] = ["hidden": .bool(navigationBar.isHidden),
+            var bar: CanonicalJSON.Object = ["hidden": .bool(navigationBar.isHidden),
                                                 "largeTitle": .bool(navigationBar.isLargeTitle)]
             // Written only when not UIKit's default, so existing scenarios keep their hash.
             if !navigationBar.isTranslucent { bar["translucent"] = .bool(false) }
@@ -84,8 +84,8 @@ extension ViewSpec {
     }
 
     /// Kind and the fields that apply to it.
-    private var kindFields: [String: CanonicalJSON] {
-        var object: [String: CanonicalJSON] = ["kind": .string(kind.rawValue)]
+    private var kindFields: CanonicalJSON.Object {
+        var object: CanonicalJSON.Object = ["kind": .string(kind.rawValue)]
         if ViewFields.specific(to: kind).contains("views") {
             object["views"] = .array(children.map(\.canonicalValue))
         }
@@ -195,7 +195,7 @@ extension FrameSpec {
     /// The given edges (absent ones stay absent: they are part of the constraint) and the reference,
     /// written only when it is not the default `bounds`, so stack children (which take no `in`) parse back.
     var canonicalValue: CanonicalJSON {
-        var object: [String: CanonicalJSON] = [:]
+        var object: CanonicalJSON.Object = [:]
         if reference != .bounds { object["in"] = .string(reference.rawValue) }
         let edges: [(String, Double?)] = [("left", left), ("right", right), ("width", width), ("centerX", centerX),
                                           ("top", top), ("bottom", bottom), ("height", height), ("centerY", centerY)]
@@ -215,9 +215,9 @@ extension AutoresizingSpec {
 extension ScenarioOptions {
     /// Every option, defaults included.
     var canonicalValue: CanonicalJSON {
-        var quirkObject: [String: CanonicalJSON] = [:]
+        var quirkObject: CanonicalJSON.Object = [:]
         for (name, keyPath) in ScenarioOptions.quirkNames { quirkObject[name] = .bool(quirks[keyPath: keyPath]) }
-        var object: [String: CanonicalJSON] = [
+        var object: CanonicalJSON.Object = [
             "enabled": .bool(isEnabled), "keyboardDistance": .number(keyboardDistance),
             "disabledClasses": .array(disabledClasses.map(CanonicalJSON.string)),
             "enabledClasses": .array(enabledClasses.map(CanonicalJSON.string)),
@@ -273,7 +273,7 @@ extension ScenarioStep {
 extension Expectation {
     /// The expectation with its scope normalised (`device: X` becomes `devices: [X]`).
     var canonicalValue: CanonicalJSON {
-        var values: [String: CanonicalJSON] = [:]
+        var values: CanonicalJSON.Object = [:]
         for value in self.values { values[value.metric.description] = .number(value.value) }
         return .object([
             "step": .number(Double(step)),

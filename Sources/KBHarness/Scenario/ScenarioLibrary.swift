@@ -47,6 +47,12 @@ public struct ScenarioLibrary: Sendable {
     public let strategies: [String]
     private let deviceIndex: [String: Int]
     private let scenarioIndex: [String: Int]
+    /// The distinct layout geometries of `devices`, numbered once for every scenario's layout check.
+    private let geometries: GeometryTable
+    /// By scenario index: the ambiguity warnings the layout check found, when it was asked to and laid the
+    /// scenario out where `ambiguityWarnings` looks, or none for a scenario without Auto Layout (else nil,
+    /// and that looks itself).
+    private var ambiguitiesFoundByScenario: [[String]?] = []
     /// What each storyboard or XIB among the loaded files held (empty when none was loaded).
     public internal(set) var interfaceBuilderReports: [IBFileReport] = []
     /// Stored profiles of a user's file that the load read again without finding them: kept, and no built-in
@@ -63,9 +69,10 @@ public struct ScenarioLibrary: Sendable {
 
     /// Validates scenarios against devices and each other (unknown devices and keyboard kinds, duplicate
     /// keys, expectations outside the matrix) and, with `checkLayouts`, lays every scenario out on every
-    /// device and orientation its matrix selects.
+    /// device and orientation its matrix selects; with `findingAmbiguities` too, that check also finds what
+    /// `ambiguityWarnings` reports, on the layout it makes anyway.
     public init(devices: [DeviceProfile], scenarios: [Scenario], strategies: [String] = ScenarioLibrary.defaultStrategies,
-                checkLayouts: Bool = true) throws(ScenarioLoadError) {
+                checkLayouts: Bool = true, findingAmbiguities: Bool = false) throws(ScenarioLoadError) {
         var errors = ErrorCollector()
         var deviceIndex: [String: Int] = [:]
         var keptDevices: [DeviceProfile] = []
@@ -96,12 +103,16 @@ public struct ScenarioLibrary: Sendable {
         self.strategies = strategies
         self.deviceIndex = deviceIndex
         self.scenarioIndex = scenarioIndex
+        geometries = GeometryTable(keptDevices)
         // Each scenario is checked on its own (laying it out is most of a large import's time), and the
         // errors are gathered in file order.
         let library = self
-        let found = keptScenarios.concurrentMap { scenario in library.validate(scenario, checkLayouts: checkLayouts) }
-        for error in found.joined() { errors.add(error) }
+        let found = keptScenarios.concurrentMap { scenario in
+            library.validate(scenario, checkLayouts: checkLayouts, findingAmbiguities: findingAmbiguities)
+        }
+        for check in found { for error in check.errors { errors.add(error) } }
         if let failure = errors.failure { throw failure }
+        ambiguitiesFoundByScenario = found.map(\.ambiguities)
     }
 
     /// Loads every scenario and devices file at `paths` (files, or directories read recursively in sorted
@@ -111,9 +122,11 @@ public struct ScenarioLibrary: Sendable {
     /// (the database's, as `import` passes them) and by the profiles of the devices files among the paths:
     /// see `DeviceLayers`. Storyboards and XIBs are translated after the other files, with those devices;
     /// `steps` decides how their forms are walked.
+    /// `findingAmbiguities`: see `init(devices:scenarios:strategies:checkLayouts:findingAmbiguities:)`.
     public static func load(paths: [String], strategies: [String] = ScenarioLibrary.defaultStrategies,
                             checkLayouts: Bool = true, storedDevices: [DeviceProfile] = [],
-                            steps: IBStepPlan = .next) throws(ScenarioLoadError) -> ScenarioLibrary {
+                            steps: IBStepPlan = .next, findingAmbiguities: Bool = false) throws(ScenarioLoadError)
+        -> ScenarioLibrary {
         var errors = ErrorCollector()
         var files: [String] = []
         for path in paths {
@@ -126,6 +139,9 @@ public struct ScenarioLibrary: Sendable {
         }
         var fileDevices: [DeviceProfile] = []
         var scenarios: [Scenario] = []
+        // The built-in profiles are decoded once, on first use, which the device layers below would wait for
+        // alone on one core: begun beside the files instead (a later use waits for this one to finish).
+        DispatchQueue.global().async { _ = try? BuiltInDevices.profiles() }
         // Files are read and decoded on every core, then taken in sorted order.
         let contents = files.filter { !isInterfaceBuilder($0) }.concurrentMap { file in
             Result { () throws(ScenarioLoadError) -> ScenarioFileContent in try loadFile(path: file) }
@@ -153,7 +169,7 @@ public struct ScenarioLibrary: Sendable {
         }
         if let failure = errors.failure { throw failure }
         var library = try ScenarioLibrary(devices: devices, scenarios: scenarios, strategies: strategies,
-                                          checkLayouts: checkLayouts)
+                                          checkLayouts: checkLayouts, findingAmbiguities: findingAmbiguities)
         library.interfaceBuilderReports = reports
         library.devicesKeptWithoutTheirFile = DeviceLayers.keptWithoutTheirFile(
             stored: storedDevices, files: fileDevices, builtIn: builtIn, imported: paths)
@@ -349,6 +365,19 @@ public struct ScenarioLibrary: Sendable {
         return devices
     }
 
+    /// The indices in `devices` of `devices(for:)`, in its order: the layout check reads the profiles in
+    /// place instead of copying them for every scenario.
+    private func deviceIndices(for scenario: Scenario) -> [Int] {
+        if let keys = scenario.matrix.devices { return keys.compactMap { deviceIndex[$0.value] } }
+        if let idioms = scenario.matrix.idioms { return devices.indices.filter { idioms.contains(devices[$0].idiom) } }
+        return Array(devices.indices)
+    }
+
+    /// The ambiguity warnings of scenario `index` that the layout check found, or nil when it did not look.
+    func ambiguitiesFound(_ index: Int) -> [String]? {
+        index < ambiguitiesFoundByScenario.count ? ambiguitiesFoundByScenario[index] : nil
+    }
+
     /// The orientations a scenario runs in.
     public func orientations(for scenario: Scenario) -> [Orientation] {
         scenario.matrix.orientations ?? Orientation.allCases
@@ -394,7 +423,9 @@ public struct ScenarioLibrary: Sendable {
 
     // MARK: - Validation
 
-    private func validate(_ scenario: Scenario, checkLayouts: Bool) -> [ScenarioFileError] {
+    /// The errors of one scenario and, when asked and found on the way, its ambiguity warnings.
+    private func validate(_ scenario: Scenario, checkLayouts: Bool, findingAmbiguities: Bool)
+        -> (errors: [ScenarioFileError], ambiguities: [String]?) {
         var errors: [ScenarioFileError] = []
         let matrix = scenario.matrix
         let deviceKeys = devices.map(\.key)
@@ -473,25 +504,42 @@ public struct ScenarioLibrary: Sendable {
                      "strategy '\(strategy.echoed)' is not in this scenario's matrix\(Spelling.didYouMean(strategy, selectedStrategies))")
             }
         }
+        var ambiguities: [String]?
         if checkLayouts {
             // Many profiles share a geometry (an OS variant, a model of the same size), and the layout reads
             // a profile only through it: a geometry laid out once is laid out for every profile that has it.
             // One that fails is laid out again on each such profile, whose key its message names.
-            var laidOut = Set<LayoutGeometry>()
-            for device in selected {
+            var laidOut = [Bool](repeating: false, count: geometries.count)
+            let traits = LayoutTraits(scenario)
+            // Without Auto Layout there is nothing ambiguous: `ambiguityWarnings` need not walk its views again.
+            if findingAmbiguities && !traits.usesAutoLayout { ambiguities = [] }
+            let indices = deviceIndices(for: scenario)
+            for index in indices {
                 for orientation in orientations {
-                    let geometry = LayoutGeometry(device, orientation)
-                    guard !laidOut.contains(geometry) else { continue }
+                    let number = geometries.number(device: index, orientation)
+                    guard !laidOut[number] else { continue }
+                    // `ambiguityWarnings` lays the first device out in portrait and probes the first solve there:
+                    // this layout is that one (no geometry before it can be the same, the orientation differs).
+                    let probed = findingAmbiguities && traits.usesAutoLayout && index == indices.first
+                        && orientation == .portrait
                     do {
-                        _ = try scenario.resolve(on: geometry, deviceKey: device.key)
-                        laidOut.insert(geometry)
+                        let resolved = try scenario.resolve(on: geometries[number], deviceKey: devices[index].key,
+                                                            traits: traits, keepingFirstSolve: probed)
+                        laidOut[number] = true
+                        // No first solve: the size classes installed here leave no constraint or stack view,
+                        // and `ambiguityWarnings` probes a layout of its own.
+                        if probed, let firstSolve = resolved.firstSolve {
+                            ambiguities = firstSolve.ambiguities().map {
+                                ScenarioLibrary.ambiguityWarning($0.line, device: devices[index].key)
+                            }
+                        }
                     } catch {
                         errors.append(error)
                     }
                 }
             }
         }
-        return errors
+        return (errors, ambiguities)
     }
 
     /// `line N` within the same file, `file:line:column` across files.

@@ -192,12 +192,26 @@ enum SourceDocument {
         }
     }
 
-    /// Composes YAML text into a node tree with `resolver`.
+    /// Composes YAML text into a node tree, as with `resolver`.
     ///
     /// The text goes to libyaml as UTF-8, what it is once read; `Parser.Encoding.default`, the same unless a
     /// `YAMS_DEFAULT_ENCODING` variable says otherwise, reads the whole environment on every call.
+    ///
+    /// A key's tag only decides which keys Yams finds duplicated (nothing here reads a tag), and resolving it
+    /// is a regular expression per key, which was about a tenth of an import's CPU. Without explicit tags
+    /// (no `!` in the text) every key is a string to `Resolver.basic`, while to `resolver` a plain key may be
+    /// another type: the duplicates `resolver` finds are among those `Resolver.basic` finds. So a text in
+    /// which `Resolver.basic` finds none composes to the same nodes but for their tags, with the same syntax
+    /// errors; any other text is composed with `resolver`, so that every error and duplicate is as before.
     private static func compose(_ text: String) throws -> Node? {
-        try Yams.compose(yaml: text, resolver, .default, .utf8)
+        if !text.utf8.contains(UInt8(ascii: "!")) {
+            do {
+                return try Yams.compose(yaml: text, Resolver.basic, .default, .utf8)
+            } catch YamlError.duplicatedKeysInMapping {
+                // The duplicates `resolver` finds, if any, and the error of the first: composed again below.
+            }
+        }
+        return try Yams.compose(yaml: text, resolver, .default, .utf8)
     }
 
     /// Yams' default resolver, with a first rule that tells a plain word (a letter, then letters and

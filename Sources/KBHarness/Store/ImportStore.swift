@@ -36,10 +36,16 @@ extension HarnessStore {
     /// Upserts a validated library by key in one transaction; unchanged definitions are not touched.
     ///
     /// Expected values written in a changed scenario's file replace the current ones of the same
-    /// scope; the replaced rows stay as history (`superseded_at`).
-    public func importLibrary(_ library: ScenarioLibrary, dryRun: Bool = false) throws -> ImportSummary {
-        // Encoding the definitions is the import's own work, and each one encodes alone.
-        let definitions = library.scenarios.concurrentMap(\.canonicalJSON)
+    /// scope; the replaced rows stay as history (`superseded_at`). `encoding`, when given, is the library's,
+    /// begun by the caller; else the definitions are encoded here.
+    public func importLibrary(_ library: ScenarioLibrary, dryRun: Bool = false,
+                              encoding: DefinitionEncoding? = nil) throws -> ImportSummary {
+        // Encoding and hashing the definitions is the import's own work, and each one encodes alone: on the other
+        // cores, while this thread writes the devices and then each scenario as soon as its definition is ready.
+        let scenarios = library.scenarios
+        let definitions = encoding ?? DefinitionEncoding(library)
+        precondition(definitions.count == scenarios.count, "the definitions of another library")
+        defer { if encoding == nil { definitions.finish() } }
         do {
             return try write {
                 var summary = ImportSummary()
@@ -53,9 +59,9 @@ extension HarnessStore {
                     if let key = row.text(0), deviceIDs[key] == nil { deviceIDs[key] = row.int64(1) }
                 }
                 let statements = try ScenarioStatements(self)
-                for (scenario, definition) in zip(library.scenarios, definitions) {
-                    try upsert(scenario, definition: definition, statements: statements, deviceIDs: deviceIDs, now: now,
-                               summary: &summary)
+                for (index, scenario) in scenarios.enumerated() {
+                    try upsert(scenario, definition: definitions.definition(index), statements: statements,
+                               deviceIDs: deviceIDs, now: now, summary: &summary)
                 }
                 if dryRun { throw DryRunRollback(summary: summary) }
                 return summary
@@ -184,9 +190,9 @@ extension HarnessStore {
         return id
     }
 
-    private func upsert(_ scenario: Scenario, definition: String, statements: ScenarioStatements,
+    private func upsert(_ scenario: Scenario, definition encoded: EncodedDefinition, statements: ScenarioStatements,
                         deviceIDs: [String: Int64], now: String, summary: inout ImportSummary) throws {
-        let hash = DefinitionHash.fnv1a64(definition)
+        let definition = encoded.text, hash = encoded.hash
         let id: Int64
         // A removed scenario imported again comes back through the update below, which re-reads its file's
         // expected values (its old ones were superseded when it was removed).
@@ -247,6 +253,46 @@ extension HarnessStore {
                 }
             }
         }
+    }
+}
+
+/// The definitions an import writes, encoded on the other cores from the moment this is made: `import`
+/// begins it as soon as its files are loaded, so that they are encoded while the database is opened and
+/// checked, and `HarnessStore.importLibrary` writes each as soon as it is ready.
+public struct DefinitionEncoding: Sendable {
+    /// The encoding under way, shared by the copies of this value.
+    private let work: OrderedWork<EncodedDefinition>
+    /// How many scenarios the library has.
+    let count: Int
+
+    /// Begins encoding the definitions of `library`'s scenarios.
+    public init(_ library: ScenarioLibrary) {
+        let scenarios = library.scenarios
+        count = scenarios.count
+        work = OrderedWork(count: scenarios.count) { EncodedDefinition(scenarios[$0]) }
+    }
+
+    /// The definition of scenario `index`, waiting for it.
+    func definition(_ index: Int) -> EncodedDefinition { work.value(index) }
+
+    /// Stops encoding and waits for the threads under way: call once the definitions are written, or not
+    /// needed (a failed import), before the caller returns.
+    public func finish() { work.finish() }
+}
+
+/// A scenario's canonical JSON and its definition hash, made together on any core before the import's
+/// transaction: hashing the text afterwards, on the writing thread, went byte by byte through the `String`.
+struct EncodedDefinition: Sendable {
+    /// `Scenario.canonicalJSON`.
+    let text: String
+    /// `Scenario.definitionHash`: the FNV-1a of the same bytes.
+    let hash: String
+
+    /// The definition of `scenario`.
+    init(_ scenario: Scenario) {
+        let bytes = scenario.canonicalValue.utf8
+        hash = bytes.withUnsafeBytes { DefinitionHash.hex(DefinitionHash.fnv1a64Value(bytes: $0)) }
+        text = String(decoding: bytes, as: UTF8.self)
     }
 }
 
