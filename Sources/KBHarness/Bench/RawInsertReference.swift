@@ -3,7 +3,7 @@ import Foundation
 
 /// The reference write rate: the same result rows inserted through the raw SQLite C API (prepared
 /// statements, text bound `SQLITE_STATIC`, one transaction, the result rows as many to an INSERT as kbharness
-/// puts in one), into a fresh database with the same schema.
+/// puts in one, the run completed at the end with the same counts), into a fresh database with the same schema.
 /// Like kbharness, it inserts each row's cell (looking it up when its key is taken) and finds or inserts its
 /// state (and the state's metric list), definition pair and message first, so both do the same work: what
 /// several rows share is stored once.
@@ -108,6 +108,20 @@ enum RawInsertReference {
                 inserts.bind(insert, row: row, runID: runID, ids: (cellID, stateID, pairID, messageID), record: record)
             }
             try inserts.run(insert)
+        }
+        // The run completed, as kbharness completes it in the same transaction: its status, and its counts.
+        var complete: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "UPDATE run SET status = 'complete', finished_at = 'now', duration_ms = 0 WHERE id = ?1",
+                                 -1, &complete, nil) == SQLITE_OK, let complete else { throw failure(db) }
+        var counts: OpaquePointer?
+        guard sqlite3_prepare_v2(db, HarnessStore.writeCountsSQL, -1, &counts, nil) == SQLITE_OK, let counts else {
+            sqlite3_finalize(complete)
+            throw failure(db)
+        }
+        defer { sqlite3_finalize(complete); sqlite3_finalize(counts) }
+        for statement in [complete, counts] {
+            sqlite3_bind_int64(statement, 1, runID)
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw failure(db) }
         }
         sqlite3_exec(db, "COMMIT", nil, nil, nil)
         return (clock.now - start).inSeconds

@@ -420,15 +420,18 @@ extension HarnessStore {
         try writeCounts(runID)
     }
 
+    /// The UPDATE of `writeCounts` (parameter 1: the run's id); the raw C-API benchmark reference runs it too.
+    static let writeCountsSQL = """
+        UPDATE run SET cells = c.cells, passed = c.passed, failed = c.failed, errors = c.errors,
+                       regressions = c.regressions
+        FROM (SELECT * FROM v_run_counts WHERE run_id = ?1) AS c
+        WHERE run.id = ?1
+        """
+
     /// Copies a run's counts from `v_run_counts` (the one count) into its summary columns, which readers of
     /// the `run` table alone see.
     func writeCounts(_ runID: Int64) throws {
-        let update = try database.prepare("""
-            UPDATE run SET cells = c.cells, passed = c.passed, failed = c.failed, errors = c.errors,
-                           regressions = c.regressions
-            FROM (SELECT * FROM v_run_counts WHERE run_id = ?1) AS c
-            WHERE run.id = ?1
-            """)
+        let update = try database.prepare(HarnessStore.writeCountsSQL)
         try update.bind(1, runID)
         try update.execute()
     }
