@@ -428,8 +428,8 @@ public enum MatrixRunner {
                     records[index].releaseSteps()
                     unwritten.add(records[index], cell: batch[index], timingReference: timing)
                 }
-                // Freeing a batch's outcomes (thousands of steps, each a few arrays) is the writer's time
-                // otherwise: another thread does it while this one goes on.
+                // Freeing a batch's outcomes (thousands of steps, each a few arrays) would be this thread's time,
+                // which judges the batches: another thread does it while this one goes on.
                 let finished = (evaluation, evaluated)
                 DispatchQueue.global().async { withExtendedLifetime(finished) {} }
                 if unwritten.records.count >= options.cellsPerTransaction || current == nil {
