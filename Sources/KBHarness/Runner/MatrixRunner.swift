@@ -318,11 +318,6 @@ public enum MatrixRunner {
         let runID = try store.beginRun(metadata)
         let checkpointer = Checkpointer(store)
         defer { checkpointer?.stop() }
-        // Results are written on a connection of their own (`ResultWriter`); a database without a file is
-        // written on this one, with the writer's pragmas.
-        let tempStore = try store.database.scalarInt("PRAGMA temp_store") ?? 0
-        try store.database.execute("PRAGMA temp_store = MEMORY")
-        defer { try? store.database.execute("PRAGMA temp_store = \(tempStore)") }
         do {
             let environment = TimingEnvironment(metadata)
             let newFails = options.record == .never
@@ -331,9 +326,10 @@ public enum MatrixRunner {
             var unconfirmed: [UnconfirmedTiming] = []
             var definitions: [String: ScenarioDefinitions] = [:]
             var unwritten = UnwrittenResults()
+            // Results are written on a connection of their own.
             let writer = try ResultWriter(path: store.path, runID: runID, recordMode: options.record)
             var writerFinished = false
-            defer { if !writerFinished { writer?.abandon() } }
+            defer { if !writerFinished { writer.abandon() } }
             // Loads what a batch needs of its scenarios, keeping those of `keep` (the batch before it).
             func load(_ batch: [PlannedCell], keeping keep: [PlannedCell] = []) throws {
                 let needed = Set(batch.map(\.key.scenario)).union(keep.map(\.key.scenario))
@@ -433,19 +429,13 @@ public enum MatrixRunner {
                 let finished = (evaluation, evaluated)
                 DispatchQueue.global().async { withExtendedLifetime(finished) {} }
                 if unwritten.records.count >= options.cellsPerTransaction || current == nil {
-                    if let writer {
-                        try writer.write(unwritten)
-                        unwritten = UnwrittenResults()
-                    } else {
-                        unconfirmed += try unwritten.write(runID, to: store, recordMode: options.record)
-                    }
+                    try writer.write(unwritten)
+                    unwritten = UnwrittenResults()
                 }
                 try stopIfCancelled(done: batchStart + batch.count)
             }
-            if let writer {
-                unconfirmed += try writer.finish()
-                writerFinished = true
-            }
+            unconfirmed += try writer.finish()
+            writerFinished = true
             // Confirmation: every cell flagged as slower is measured again, after the whole first pass, and
             // stays a regression only if the rule holds again against the same reference.
             var confirmations: [(rowID: Int64, regression: RegressionRecord)] = []

@@ -16,11 +16,10 @@ final class ResultWriter: @unchecked Sendable {
     private var failure: Error?
     private var flagged: [MatrixRunner.UnconfirmedTiming] = []
 
-    /// A writer of run `runID` on a connection of its own to `path`, with the run's pragmas; nil for a
-    /// database that is not a file (no second connection can see it: the run then writes on its own).
-    init?(path: String, runID: Int64, recordMode: RecordMode) throws {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        store = try HarnessStore(path: path)
+    /// A writer of run `runID` on a connection of its own to the database at `path` (a store is always a file:
+    /// `HarnessStore` refuses `:memory:`), with the run's pragmas.
+    init(path: String, runID: Int64, recordMode: RecordMode) throws {
+        store = try HarnessStore(path: path, create: false)
         self.runID = runID
         self.recordMode = recordMode
         // A first run inserts into about ten B-trees per cell, and a state's hash lands anywhere in its index:
