@@ -116,6 +116,74 @@ import KeyboardAvoidance
         #expect(shared >= 10)
     }
 
+    @Test func aKeyboardAsTallAsAnotherTakesItsStepsWithItsOwnActions() throws {
+        let library = try ScenarioLibrary.load(paths: [scenariosDirectory + "/edge/iq-1963-cancelled-pop-gesture.yaml"])
+        // Shows the keyboard by name at step 6, and declares a known issue at step 5.
+        let scenario = try #require(library.scenarios.first { $0.key == "edge/iq-1963-cancelled-pop-gesture" })
+        var device = try #require(library.device("iphone-se-1st-gen"))
+        device.keyboards.portrait.emoji = device.keyboards.portrait.standard
+        device.keyboards.landscape.emoji = device.keyboards.landscape.standard
+        var taller = device
+        taller.key = "iphone-se-taller-emoji"
+        taller.keyboards.portrait.emoji = device.keyboards.portrait.standard + 1
+        for (profile, shares) in [(device, true), (taller, false)] {
+            for strategy in ["iq", "tp"] {
+                let screens = ScreenCache()
+                var outcomes: [KeyboardKind: CellOutcome] = [:]
+                for keyboard in [KeyboardKind.standard, .emoji] {
+                    let key = CellKey(scenario: scenario.key, device: profile.key, orientation: .portrait,
+                                      keyboard: keyboard, strategy: strategy)
+                    let runner = try #require(CellRunner(key: key, scenario: scenario, device: profile))
+                    let cell = screens.recordedCell(scenario, on: profile, key, named: [])
+                    let taken = screens.recordedSteps(like: try runner.compile(screens: screens).steps, in: cell)
+                    #expect((taken != nil) == (shares && keyboard == .emoji), "\(key)")
+                    let through = runner.run(expected: [], screens: screens)
+                    let alone = runner.run(expected: [])
+                    #expect(through.steps == alone.steps && through.status == alone.status, "\(key)")
+                    #expect(through.message == alone.message, "\(key)")
+                    outcomes[keyboard] = through
+                }
+                let standard = try #require(outcomes[.standard]), emoji = try #require(outcomes[.emoji])
+                #expect(standard.steps[5].action == "keyboard show standard" && emoji.steps[5].action == "keyboard show emoji")
+                // Everything else is the same when the keyboards are: the numbers, verdicts and messages.
+                var renamed = standard.steps
+                renamed[5].action = emoji.steps[5].action
+                #expect((renamed == emoji.steps) == shares, "\(strategy) on \(profile.key)")
+            }
+        }
+    }
+
+    @Test func anEncodingIsRememberedOnlyForTheStepsTheLastCellKeptUnchanged() throws {
+        // The bundled scenarios: some declare known issues.
+        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        let device = try #require(library.device("iphone-se-1st-gen"))
+        let screens = ScreenCache()
+        var encoder = StateEncoder()
+        var remembered = 0, filtered = 0
+        for scenario in library.scenarios {
+            let key = CellKey(scenario: scenario.key, device: device.key, orientation: .portrait, keyboard: .standard,
+                              strategy: "iq")
+            let runner = try #require(CellRunner(key: key, scenario: scenario, device: device))
+            let outcome = runner.run(expected: [], screens: screens)
+            guard outcome.status != .error else { continue }
+            #expect(screens.encoding(of: outcome.steps) == nil, "\(key)")
+            let encoded = encoder.encode(outcome.steps)
+            screens.remember(encoded, of: outcome.steps)
+            if let known = screens.encoding(of: outcome.steps) {
+                // Only steps exactly as kept: known issues leave the cell with a copy of its own.
+                #expect(known == encoded && outcome.steps.allSatisfy { $0.known.isEmpty }, "\(key)")
+                remembered += 1
+            } else {
+                #expect(outcome.steps.contains { !$0.known.isEmpty }, "\(key)")
+                filtered += 1
+            }
+            var changed = outcome.steps
+            changed[0].action += " "
+            #expect(screens.encoding(of: changed) == nil, "\(key)")
+        }
+        #expect(remembered > 20 && filtered > 0)
+    }
+
     @Test func timingThroughASharedScreenCacheMeasuresTheSameEvents() throws {
         let screens = ScreenCache()
         for cell in try Self.cells().prefix(40) {

@@ -104,7 +104,9 @@ public struct CellRunner: Sendable {
     /// `run(expected:)`, resolving layouts through `screens`.
     func run(expected: [ExpectedValue], screens: ScreenCache?) -> CellOutcome {
         // A device whose simulation inputs equal one's that already ran this cell records the same steps:
-        // they are taken, not computed again. (An error is never shared: its message names the device.)
+        // they are taken, not computed again. So do the cell's other keyboards whose compiled events are the
+        // same (a keyboard as tall as another in this orientation): only the actions naming the keyboard differ.
+        // (An error is never shared: its message names the device.)
         let shared = screens?.recordedCell(scenario, on: device, key, named: CellRunner.namedViews(expected))
         var steps: [StepRecord]
         if let shared, let recorded = screens?.recordedSteps(shared) {
@@ -117,8 +119,12 @@ public struct CellRunner: Sendable {
                 return CellOutcome(key: key, status: .error, steps: [], mismatches: [], minGap: nil, maxOcclusion: nil,
                                    message: error.description)
             }
-            steps = record(compiled, expected: expected, screens: screens)
-            if let shared { screens?.keep(steps, for: shared) }
+            if let shared, let recorded = screens?.recordedSteps(like: compiled.steps, in: shared) {
+                steps = recorded
+            } else {
+                steps = record(compiled, expected: expected, screens: screens)
+            }
+            if let shared { screens?.keep(steps, for: shared, compiled: compiled.steps) }
         }
         // Steps are written only where a known issue applies: writing every step would copy steps shared
         // with a twin device (or just recorded) for nothing.

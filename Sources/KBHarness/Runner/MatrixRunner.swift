@@ -587,7 +587,13 @@ public enum MatrixRunner {
                 var outcome = attempts(cell, expected: definitions[cell.key.scenario]?.expected ?? [], options: options,
                                        screens: screens)
                 outcome.wallNanoseconds = (ContinuousClock.now - started).inNanoseconds
-                let state = encoder.encode(outcome.steps)
+                let state: EncodedState
+                if let known = screens.encoding(of: outcome.steps) {
+                    state = known
+                } else {
+                    state = encoder.encode(outcome.steps)
+                    screens.remember(state, of: outcome.steps)
+                }
                 slots[index] = EvaluatedCell(outcome: outcome, stateHash: state.hash, stored: state.stored)
                 if let report = options.progress { report(finished.increment(), progress.total) }
             }

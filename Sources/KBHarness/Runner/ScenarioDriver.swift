@@ -303,21 +303,50 @@ final class ScreenCache {
     /// A cell's recorded steps, up to what its key alone decides (known issues, expected values): the same
     /// for every device with the same `DeviceProfile.simulationInputs`.
     struct RecordedCell: Hashable {
+        /// Everything but the keyboard.
+        var screen: RecordedScreen
+        var keyboard: KeyboardKind
+    }
+
+    /// What a cell's steps depend on besides its keyboard: cells that agree on it and compile to the same events
+    /// record the same steps, but for the actions that name the keyboard.
+    struct RecordedScreen: Hashable {
         /// The device's twin group: its index in `twinGroups`.
         var twins: Int
         var orientation: Orientation
-        var keyboard: KeyboardKind
         var strategy: String
         /// The views the expected values name, which are tracked too.
         var named: Set<String>
     }
 
+    /// Steps recorded once and taken by every keyboard in `keyboards`, with the compiled steps that drove them
+    /// and, once worked out, their encoding.
+    private struct RecordedRun {
+        var keyboards: [KeyboardKind]
+        var compiled: [ScenarioDriver.CompiledStep]
+        var steps: [StepRecord]
+        var encoded: EncodedState?
+
+        /// Whether `other` drives a simulation exactly as `compiled` did: the same events and accessories, step
+        /// by step (the actions, which only name things, may differ).
+        func isDriven(like other: [ScenarioDriver.CompiledStep]) -> Bool {
+            guard other.count == compiled.count else { return false }
+            for (mine, theirs) in zip(compiled, other) where mine.events != theirs.events || mine.accessory != theirs.accessory {
+                return false
+            }
+            return true
+        }
+    }
+
     /// Each device key's twin group, and the groups by simulation inputs, learnt as devices come.
     private var twinOfDevice: [String: Int] = [:]
     private var twinGroups: [DeviceProfile: Int] = [:]
-    /// The steps recorded for the cells of the scenario `recordedScenario`, for their twins to share.
-    private var recorded: [RecordedCell: [StepRecord]] = [:]
+    /// The steps recorded for the cells of the scenario `recordedScenario`, by what they depend on besides the
+    /// keyboard, for twins and other keyboards to share; each array of steps once.
+    private var runs: [RecordedScreen: [RecordedRun]] = [:]
     private var recordedScenario: String?
+    /// The run whose steps the last cell kept: the evaluation asks for, or remembers, their encoding next.
+    private var lastKept: (screen: RecordedScreen, index: Int)?
 
     /// `device`'s twin group: devices in one group differ only in name and provenance.
     private func twins(of device: DeviceProfile) -> Int {
@@ -333,17 +362,79 @@ final class ScreenCache {
     func recordedCell(_ scenario: Scenario, on device: DeviceProfile, _ key: CellKey, named: Set<String>) -> RecordedCell {
         if recordedScenario != scenario.key {
             recordedScenario = scenario.key
-            recorded = [:]
+            runs = [:]
         }
-        return RecordedCell(twins: twins(of: device), orientation: key.orientation, keyboard: key.keyboard,
-                            strategy: key.strategy, named: named)
+        lastKept = nil
+        let screen = RecordedScreen(twins: twins(of: device), orientation: key.orientation, strategy: key.strategy,
+                                    named: named)
+        return RecordedCell(screen: screen, keyboard: key.keyboard)
     }
 
     /// The steps a twin of the cell recorded, if one did.
-    func recordedSteps(_ cell: RecordedCell) -> [StepRecord]? { recorded[cell] }
+    func recordedSteps(_ cell: RecordedCell) -> [StepRecord]? {
+        guard let index = runs[cell.screen]?.firstIndex(where: { $0.keyboards.contains(cell.keyboard) }) else { return nil }
+        lastKept = (cell.screen, index)
+        return runs[cell.screen]![index].steps
+    }
 
-    /// Keeps a cell's recorded steps for its twins; the cells of one scenario are kept until the next.
-    func keep(_ steps: [StepRecord], for cell: RecordedCell) { recorded[cell] = steps }
+    /// The steps another keyboard of the cell's screen recorded from the same events as `compiled`, if one did,
+    /// with `compiled`'s actions.
+    func recordedSteps(like compiled: [ScenarioDriver.CompiledStep], in cell: RecordedCell) -> [StepRecord]? {
+        guard let run = runs[cell.screen]?.first(where: { $0.isDriven(like: compiled) }) else { return nil }
+        var steps = run.steps
+        for index in steps.indices where steps[index].action != compiled[index].action {
+            steps[index].action = compiled[index].action
+        }
+        return steps
+    }
+
+    /// Keeps a cell's steps, and the compiled steps that drove them, for its twins and its screen's other
+    /// keyboards; the cells of one scenario are kept until the next.
+    func keep(_ steps: [StepRecord], for cell: RecordedCell, compiled: [ScenarioDriver.CompiledStep]) {
+        var screenRuns = runs.removeValue(forKey: cell.screen) ?? []
+        let storage = StepsStorage(steps)
+        if let storage, let index = screenRuns.firstIndex(where: { StepsStorage($0.steps) == storage }) {
+            screenRuns[index].keyboards.append(cell.keyboard)
+            lastKept = (cell.screen, index)
+        } else {
+            screenRuns.append(RecordedRun(keyboards: [cell.keyboard], compiled: compiled, steps: steps))
+            lastKept = storage == nil ? nil : (cell.screen, screenRuns.count - 1)
+        }
+        runs[cell.screen] = screenRuns
+    }
+
+    /// The encoding remembered for `steps` when they are, unchanged, the steps the last cell kept or took.
+    func encoding(of steps: [StepRecord]) -> EncodedState? {
+        guard let run = lastRun(of: steps) else { return nil }
+        return runs[run.screen]![run.index].encoded
+    }
+
+    /// Remembers the encoding of `steps` when they are, unchanged, the steps the last cell kept or took.
+    func remember(_ encoded: EncodedState, of steps: [StepRecord]) {
+        guard let run = lastRun(of: steps) else { return }
+        runs[run.screen]![run.index].encoded = encoded
+    }
+
+    /// Where the last cell's steps are kept, when `steps` are exactly those (the same storage: a copy written
+    /// since, by known-issue filtering, is not).
+    private func lastRun(of steps: [StepRecord]) -> (screen: RecordedScreen, index: Int)? {
+        guard let lastKept, let storage = StepsStorage(steps),
+              StepsStorage(runs[lastKept.screen]![lastKept.index].steps) == storage else { return nil }
+        return lastKept
+    }
+
+    /// The storage of a non-empty array of steps: while `runs` holds the array, no other array has it.
+    private struct StepsStorage: Equatable {
+        var address: UInt
+        var count: Int
+
+        /// The storage of `steps`, nil for an empty array (every empty array has the same).
+        init?(_ steps: [StepRecord]) {
+            guard !steps.isEmpty else { return nil }
+            address = steps.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            count = steps.count
+        }
+    }
 
     private var owner: (scenario: String, device: String)?
     private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
