@@ -55,6 +55,23 @@ enum ViewFields {
     static let elsewhereByKind: [ViewKind: [String: String]] = Dictionary(
         uniqueKeysWithValues: ViewSpec.declarableKinds.map { ($0, elsewhere(for: $0, allowed: allowedByKind[$0]!)) })
 
+    /// The fields a root view of each kind takes, and explanations of those it does not, computed once.
+    static let rootFieldsByKind: [ViewKind: (allowed: [String], elsewhere: [String: String])] = Dictionary(
+        uniqueKeysWithValues: ViewSpec.rootKinds.map { ($0, rootFields(of: $0)) })
+
+    /// The fields a root view of `kind` takes (its kind's own, but not `views`), and explanations of the others.
+    static func rootFields(of kind: ViewKind) -> (allowed: [String], elsewhere: [String: String]) {
+        let allowed = ["id", "kind"] + specific(to: kind).filter { $0 != "views" }
+        var elsewhere = ViewFields.elsewhere(for: kind, allowed: allowed)
+        elsewhere["views"] = "the root view's subviews are the top-level 'views' list"
+        elsewhere["frame"] = "the container sets the root view's frame"
+        for key in ["hidden", "alpha", "userInteraction", "enabled", "tag"] {
+            elsewhere[key] = "set it on a subview; the root view stays visible and interactive"
+        }
+        elsewhere["keyboardLayoutGuide"] = "the root view owns the guide; constrain a subview to it"
+        return (allowed, elsewhere)
+    }
+
     /// Explanations for fields that exist but not on `kind`.
     static func elsewhere(for kind: ViewKind, allowed: [String]) -> [String: String] {
         var result: [String: String] = [:]
@@ -445,14 +462,7 @@ struct ScenarioDecoder {
             }
         }
         root.kind = kind
-        let allowed = ["id", "kind"] + ViewFields.specific(to: kind).filter { $0 != "views" }
-        var elsewhere = ViewFields.elsewhere(for: kind, allowed: allowed)
-        elsewhere["views"] = "the root view's subviews are the top-level 'views' list"
-        elsewhere["frame"] = "the container sets the root view's frame"
-        for key in ["hidden", "alpha", "userInteraction", "enabled", "tag"] {
-            elsewhere[key] = "set it on a subview; the root view stays visible and interactive"
-        }
-        elsewhere["keyboardLayoutGuide"] = "the root view owns the guide; constrain a subview to it"
+        let (allowed, elsewhere) = ViewFields.rootFieldsByKind[kind] ?? ViewFields.rootFields(of: kind)
         guard let spec = reader.open(node, at: "rootView", allowed: allowed, elsewhere: elsewhere) else {
             fillDefaults(&root)
             return (root, nil)

@@ -3,7 +3,7 @@ import KBSQLite
 extension HarnessStore {
     /// The current reference snapshot of every cell of a scenario, by cell key.
     public func currentReferences(scenarioID: Int64) throws -> [String: StoredReference] {
-        let statement = try database.prepare("""
+        let statement = try cachedStatement("current references") { """
             SELECT c.key, x.id, x.result_id, run.uuid, s.hash, p.scenario_hash, p.device_hash
             FROM cell_reference x
             JOIN cell c ON c.id = x.cell_id
@@ -12,7 +12,7 @@ extension HarnessStore {
             JOIN definition_pair p ON p.id = r.definition_pair_id
             JOIN run ON run.id = r.run_id
             WHERE x.scenario_id = ? AND x.superseded_at IS NULL
-            """)
+            """ }
         try statement.bind(1, scenarioID)
         var references: [String: StoredReference] = [:]
         try statement.forEachRow { row in

@@ -623,7 +623,8 @@ extension HarnessStore {
     /// each with its timing reference.
     public func previousResults(before runID: Int64, scenario: String? = nil) throws -> [String: PreviousResult] {
         let range = CellRange(scenario: scenario)
-        let statement = try database.prepare("""
+        // Prepared once per connection: a run asks once per scenario, and preparing costs more than answering.
+        let statement = try cachedStatement("previous results \(range.name)") { """
             SELECT c.key, r.run_id, run.uuid, r.status, s.hash, p.scenario_hash, p.device_hash,
                    r.failed_invariants, r.failed_expectations, r.id, r.cell_id, r.state_id
             FROM result r
@@ -636,7 +637,7 @@ extension HarnessStore {
                            WHERE run2.status = 'complete' AND run2.id < ?1
                              AND \(range.condition("c2.key"))
                            GROUP BY c2.id)
-            """)
+            """ }
         try statement.bind([.integer(runID)] + range.values)
         var previous: [String: PreviousResult] = [:]
         try statement.forEachRow { row in
@@ -663,6 +664,9 @@ extension HarnessStore {
             values = scenario.map { [.text($0 + "|"), .text($0 + "}")] } ?? []
         }
 
+        /// `one scenario` or `every cell`: which of a query's two texts this range makes.
+        var name: String { values.isEmpty ? "every cell" : "one scenario" }
+
         /// The SQL condition on `column`. Written out rather than `?2 IS NULL OR …`, which keeps the planner
         /// from using the index and made every scenario's query scan all earlier results.
         func condition(_ column: String) -> String {
@@ -674,7 +678,7 @@ extension HarnessStore {
     /// Comparable: same host, toolchain and build configuration as run `runID`, and the scenario and
     /// device definition hashes the library holds now (those the run uses).
     func timingReferences(before runID: Int64, range: CellRange = CellRange(scenario: nil)) throws -> [String: TimingReference] {
-        let statement = try database.prepare("""
+        let statement = try cachedStatement("timing references \(range.name)") { """
             WITH timed AS (
                 SELECT c.id AS cell_id, r.id AS id,
                        run.host = this.host AND run.toolchain = this.toolchain
@@ -701,7 +705,7 @@ extension HarnessStore {
             JOIN cell c ON c.id = r.cell_id
             JOIN run ON run.id = r.run_id
             JOIN timing t ON t.result_id = r.id
-            """)
+            """ }
         try statement.bind([.integer(runID)] + range.values)
         var references: [String: TimingReference] = [:]
         try statement.forEachRow { row in
@@ -718,13 +722,13 @@ extension HarnessStore {
 
     /// The current expected values of a scenario.
     public func currentExpected(scenarioID: Int64) throws -> [ExpectedValue] {
-        let statement = try database.prepare("""
+        let statement = try cachedStatement("current expected values") { """
             SELECT e.id, d.key, e.orientation, e.keyboard, e.strategy, e.step, e.metric, e.value, e.tolerance
             FROM expected e
             LEFT JOIN device d ON d.id = e.device_id
             WHERE e.scenario_id = ? AND e.superseded_at IS NULL
             ORDER BY e.id
-            """)
+            """ }
         try statement.bind(1, scenarioID)
         var values: [ExpectedValue] = []
         try statement.forEachRow { row in
