@@ -153,6 +153,32 @@ import KeyboardAvoidance
         }
     }
 
+    @Test func keyboardsAsTallAsEachOtherCompileAlikeUnlessAStepNamesTheKeyboard() throws {
+        let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
+        var device = try #require(library.device("iphone-se-1st-gen"))
+        device.keyboards.portrait.emoji = device.keyboards.portrait.standard
+        device.keyboards.landscape.emoji = device.keyboards.landscape.standard
+        var compared = 0, namingKeyboard = 0
+        for scenario in library.scenarios {
+            let screens = ScreenCache()
+            for keyboard in [KeyboardKind.standard, .predictive, .emoji] {
+                let key = CellKey(scenario: scenario.key, device: device.key, orientation: .portrait, keyboard: keyboard,
+                                  strategy: "iq")
+                let runner = try #require(CellRunner(key: key, scenario: scenario, device: device))
+                guard let alone = try? runner.compile() else { continue }
+                let cached = try runner.compile(screens: screens)
+                #expect(cached.steps.map(\.events) == alone.steps.map(\.events), "\(key)")
+                #expect(cached.steps.map(\.action) == alone.steps.map(\.action), "\(key)")
+                #expect(cached.steps.map(\.accessory) == alone.steps.map(\.accessory), "\(key)")
+                compared += 1
+                if keyboard == .emoji && alone.steps.contains(where: { $0.action.hasPrefix("keyboard show") }) {
+                    namingKeyboard += 1
+                }
+            }
+        }
+        #expect(compared > 200 && namingKeyboard > 0)
+    }
+
     @Test func anEncodingIsRememberedOnlyForTheStepsTheLastCellKeptUnchanged() throws {
         // The bundled scenarios: some declare known issues.
         let library = try ScenarioLibrary.load(paths: [scenariosDirectory])

@@ -331,6 +331,10 @@ final class ScreenCache {
         /// by step (the actions, which only name things, may differ).
         func isDriven(like other: [ScenarioDriver.CompiledStep]) -> Bool {
             guard other.count == compiled.count else { return false }
+            // The same compiled steps (keyboards that compile alike share them): nothing to compare.
+            if compiled.withUnsafeBufferPointer({ $0.baseAddress }) == other.withUnsafeBufferPointer({ $0.baseAddress }) {
+                return true
+            }
             for (mine, theirs) in zip(compiled, other) where mine.events != theirs.events || mine.accessory != theirs.accessory {
                 return false
             }
@@ -439,8 +443,11 @@ final class ScreenCache {
     private var owner: (scenario: String, device: String)?
     private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
     private var observations: [Orientation: Observation] = [:]
-    /// The last cell compiled: the next strategy of the same keyboard usually compiles the same.
-    private var lastCompiled: (inputs: CompileInputs, result: Result<CellRunner.Compiled, ScenarioFileError>)?
+    /// The cells compiled for the owner, by what compiling read: the strategies of a keyboard usually compile
+    /// the same, and so do keyboards as tall as each other.
+    private var compiledCells: [(inputs: CompileInputs, result: Result<CellRunner.Compiled, ScenarioFileError>)] = []
+    /// Whether a step of the owner's scenario names the cell's keyboard (`keyboard: show`, in its action).
+    private var namesKeyboard: Bool?
     /// `AccessoryRule.declared` of the scenario on the device: node ids are the same in every orientation.
     private var declared: [NodeID: Double]?
 
@@ -462,11 +469,28 @@ final class ScreenCache {
                   make: () throws(ScenarioFileError) -> CellRunner.Compiled) throws(ScenarioFileError)
         -> CellRunner.Compiled {
         own(scenario, device)
-        if let last = lastCompiled, last.inputs == inputs { return try last.result.get() }
+        if let known = compiledCells.last(where: { $0.inputs == inputs }) { return try known.result.get() }
+        if let alike = compiledCells.last(where: { compilesAlike($0.inputs, inputs, scenario: scenario, on: device) }) {
+            return try alike.result.get()
+        }
         let result: Result<CellRunner.Compiled, ScenarioFileError>
         do { result = .success(try make()) } catch { result = .failure(error) }
-        lastCompiled = (inputs, result)
+        compiledCells.append((inputs, result))
         return try result.get()
+    }
+
+    /// Whether cells with inputs `a` and `b` compile to the same steps: they differ at most in their keyboard,
+    /// both docked and as tall as each other in both orientations (so every notification carries the same frame,
+    /// a rotation's too), and no step's action names the keyboard.
+    private func compilesAlike(_ a: CompileInputs, _ b: CompileInputs, scenario: Scenario, on device: DeviceProfile) -> Bool {
+        guard a.orientation == b.orientation, a.toolbar == b.toolbar, a.toolbarArrivesLate == b.toolbarArrivesLate,
+              a.keyboard.isDocked, b.keyboard.isDocked,
+              device.keyboards.portrait[a.keyboard] == device.keyboards.portrait[b.keyboard],
+              device.keyboards.landscape[a.keyboard] == device.keyboards.landscape[b.keyboard] else { return false }
+        if namesKeyboard == nil {
+            namesKeyboard = scenario.steps.contains { $0.value == .keyboard(.show) }
+        }
+        return namesKeyboard == false
     }
 
     /// Forgets everything of another scenario or device.
@@ -476,7 +500,8 @@ final class ScreenCache {
         screens = [:]
         observations = [:]
         declared = nil
-        lastCompiled = nil
+        compiledCells = []
+        namesKeyboard = nil
     }
 
     /// The observation of the screen `scenario` starts on in `orientation` (resolved through this cache just
