@@ -15,11 +15,11 @@ public enum StrategyCatalog {
     public static let defaultKeys = ["iq"]
 
     /// The IQKeyboardManager version a key runs, nil for other libraries.
-    public static func version(_ key: String) -> IQVersion? {
-        if key == "iq" { return .v8 }
-        guard key.hasPrefix("iq@") else { return nil }
-        return IQVersion.presets.first { $0.key == key.dropFirst(3) }?.version
-    }
+    public static func version(_ key: String) -> IQVersion? { versionsByKey[key] }
+
+    /// Every IQ key's version (`iq` is 8.x): looked up for every cell, so not searched for.
+    private static let versionsByKey: [String: IQVersion] = Dictionary(
+        uniqueKeysWithValues: [("iq", IQVersion.v8)] + IQVersion.presets.map { ("iq@\($0.key)", $0.version) })
 
     /// The keys a name or a glob (`iq@*`) selects, aliases resolved, in matrix order; empty when none.
     public static func keys(matching pattern: String) -> [String] {
