@@ -426,8 +426,7 @@ public enum MatrixRunner {
                 }
                 // Freeing a batch's outcomes (thousands of steps, each a few arrays) would be this thread's time,
                 // which judges the batches: another thread does it while this one goes on.
-                let finished = (evaluation, evaluated)
-                DispatchQueue.global().async { withExtendedLifetime(finished) {} }
+                FreedElsewhere((consume evaluation, consume evaluated)).free()
                 if unwritten.records.count >= options.cellsPerTransaction || current == nil {
                     try writer.write(unwritten)
                     unwritten = UnwrittenResults()
@@ -514,11 +513,24 @@ public enum MatrixRunner {
                 return UnconfirmedTiming(cell: cells[index], rowID: rowID, regression: records[index].regressions[regressionIndex],
                                          reference: reference)
             }
-            let written = (records, cells)
-            DispatchQueue.global().async { withExtendedLifetime(written) {} }
+            let written = FreedElsewhere((records, cells))
             self = UnwrittenResults()
+            written.free()
             return flagged
         }
+    }
+
+    /// Values freed on another thread. Handing them over in a closure would not do: the thread that made them
+    /// may still hold them when the closure has run, and then frees them itself; through this box it can only
+    /// let go of the box, emptied by the other thread.
+    final class FreedElsewhere<Value>: @unchecked Sendable {
+        private var value: Value?
+
+        /// Holds `value`, which the caller no longer uses.
+        init(_ value: consuming Value) { self.value = value }
+
+        /// Frees the value on a thread of the global queue.
+        func free() { DispatchQueue.global().async { self.value = nil } }
     }
 
     /// A timing regression written unconfirmed, to be re-measured after the last batch.
