@@ -175,6 +175,25 @@ import KBSQLite
         } throws: { ($0 as? HarnessError)?.kind == .noInput }
     }
 
+    @Test func aFileThatCannotBeWrittenIsNamedWithTheReason() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.file("taken.yaml"), withIntermediateDirectories: true)
+        func message(_ path: String) -> String? {
+            do {
+                try GeneratedLibrary.writeFile(Data("steps: []\n".utf8), to: path)
+                return nil
+            } catch {
+                return (error as? HarnessError)?.kind == .cannotCreate ? "\(error)" : "other: \(error)"
+            }
+        }
+        // Opening fails, then writing: a full device refuses the bytes.
+        #expect(message(scratch.file("taken.yaml"))?.contains("\(scratch.file("taken.yaml")): cannot write (Is a directory)") == true)
+        #expect(message("/dev/full")?.contains("/dev/full: cannot write (No space left on device)") == true)
+        #expect(message(scratch.file("fine.yaml")) == nil)
+        #expect(try String(contentsOfFile: scratch.file("fine.yaml"), encoding: .utf8) == "steps: []\n")
+    }
+
     @Test func theCommandPrintsTheCellCountAndExits73OnANonEmptyDirectory() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
