@@ -131,8 +131,8 @@ public struct CellRunner: Sendable {
             steps[index].failed.removeAll(where: known.contains)
         }
         let mismatches = CellRunner.compare(steps, with: expected, for: key)
-        let gaps = steps.compactMap { $0.value(of: "gap") }
-        let occlusions = steps.compactMap { $0.value(of: "occlusion") }
+        let gaps = steps.compactMap { $0.metrics.value(of: .gap) }
+        let occlusions = steps.compactMap { $0.metrics.value(of: .occlusion) }
         var message: String?
         if let index = steps.firstIndex(where: { !$0.failed.isEmpty }) {
             let details = steps[index].failureDetails.filter { steps[index].failed.contains($0.invariant) }
@@ -154,12 +154,15 @@ public struct CellRunner: Sendable {
         let screen = compiled.initial.screen
         var simulation = Simulation(screen: screen, strategy: strategy)
         let named = CellRunner.namedViews(expected)
-        let make = { ScreenCache.Observation(trackedViews: trackedViews(compiled.initial, named: named),
-                                             baseline: RestoreBaseline(screen), named: named) }
+        let make = { () -> ScreenCache.Observation in
+            let views = trackedViews(compiled.initial, named: named)
+            return ScreenCache.Observation(trackedViews: views, metricNames: StepObserver.metricNames(tracking: views),
+                                           baseline: RestoreBaseline(screen), named: named)
+        }
         let observation = screens?.observation(scenario, on: device, orientation: key.orientation, named: named,
                                                make: make) ?? make()
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
-                                    trackedViews: observation.trackedViews,
+                                    trackedViews: observation.trackedViews, metricNames: observation.metricNames,
                                     names: screen.names, scenario: scenario, toolbar: scenario.options.toolbar,
                                     ownAccessories: compiled.ownAccessories)
         let baseline = observation.baseline

@@ -283,8 +283,10 @@ struct ScenarioDriver {
 final class ScreenCache {
     /// What the cells starting on one screen observe alike, whatever their keyboard or strategy.
     struct Observation {
-        /// The views `StepObserver` records, their metric names made once for all those cells.
+        /// The views `StepObserver` records.
         var trackedViews: [StepObserver.TrackedView]
+        /// The names of their metrics and the global ones, made once for all those cells' steps.
+        var metricNames: MetricNameTable
         /// What must come back once the keyboard is gone.
         var baseline: RestoreBaseline
         /// The view names the expected values it was made for mention (`CellRunner.namedViews`).

@@ -270,7 +270,21 @@ public struct StateEncoder {
         var encoded: EncodedState
     }
 
+    /// Where the steps of a known name table with given slots found their arrangement: slots are compared
+    /// as integers, the names only the first time a table's slots come.
+    private struct SlotArrangement {
+        /// The table's index in `tables`.
+        var table: Int
+        var slots: [Int32]
+        var arrangement: Int
+    }
+
     private var arrangements: [Arrangement] = []
+    private var slotArrangements: [SlotArrangement] = []
+    /// Name tables by their names: observers make one per screen, mostly with the names of the screen before.
+    private var tables: [[String]: Int] = [:]
+    /// The last table seen and its index: the steps of a cell, and of the cells after it, share it.
+    private var lastTable: (table: MetricNameTable, index: Int)?
     /// Metric lists by the arrangements their steps use (each once, in order of first use).
     private var lists: [[Int]: Int] = [:]
     private var metricLists: [MetricList] = []
@@ -300,12 +314,18 @@ public struct StateEncoder {
     /// The hash and stored form of `steps`. With `keepingCanonical`, the canonical JSON is written too and
     /// `canonicalText` gives it afterwards.
     public mutating func encode(_ steps: [StepRecord], keepingCanonical: Bool = false) -> EncodedState {
-        if arrangements.count > StateEncoder.arrangementLimit { self = StateEncoder() }
+        if arrangements.count > StateEncoder.arrangementLimit || slotArrangements.count > 4 * StateEncoder.arrangementLimit
+            || tables.count > StateEncoder.arrangementLimit {
+            self = StateEncoder()
+        }
         stepArrangement.removeAll(keepingCapacity: true)
         var used: [Int] = []
         var repeatsAName = false
+        var previous: Int?
         for step in steps {
-            let arrangement = arrangementIndex(step.metrics, previous: stepArrangement.last)
+            let found = slotArrangementIndex(step.metrics, previous: previous)
+            previous = found
+            let arrangement = slotArrangements[found].arrangement
             stepArrangement.append(arrangement)
             if !used.contains(arrangement) { used.append(arrangement) }
             repeatsAName = repeatsAName || arrangements[arrangement].repeatsAName
@@ -332,17 +352,43 @@ public struct StateEncoder {
         return encoded
     }
 
-    /// The index of the arrangement of `metrics`' names, learnt now if new; `previous` is tried first.
-    private mutating func arrangementIndex(_ metrics: [(name: String, value: Double)], previous: Int?) -> Int {
+    /// The index in `tables` of a table with `table`'s names, learnt now if new.
+    private mutating func tableIndex(_ table: MetricNameTable) -> Int {
+        if let last = lastTable {
+            if last.table === table { return last.index }
+            // The next screen's observer usually tracks the same views: equal names, a table of its own.
+            if last.table.names == table.names {
+                lastTable = (table, last.index)
+                return last.index
+            }
+        }
+        let index = tables[table.names] ?? tables.count
+        tables[table.names] = index
+        lastTable = (table, index)
+        return index
+    }
+
+    /// The index in `slotArrangements` of the slots of `metrics`, learnt now if new; `previous` is tried first.
+    private mutating func slotArrangementIndex(_ metrics: StepMetrics, previous: Int?) -> Int {
+        let table = tableIndex(metrics.table)
+        let entries = metrics.entries
         func matches(_ index: Int) -> Bool {
-            let names = arrangements[index].names
-            guard names.count == metrics.count else { return false }
-            for position in names.indices where names[position] != metrics[position].name { return false }
+            let known = slotArrangements[index]
+            guard known.table == table, known.slots.count == entries.count else { return false }
+            for position in entries.indices where known.slots[position] != entries[position].slot { return false }
             return true
         }
         if let previous, matches(previous) { return previous }
-        if let found = arrangements.indices.first(where: matches) { return found }
-        let names = metrics.map(\.name)
+        if let found = slotArrangements.indices.first(where: matches) { return found }
+        let names = metrics.table.names
+        let arrangement = arrangementIndex(entries.map { names[Int($0.slot)] })
+        slotArrangements.append(SlotArrangement(table: table, slots: entries.map(\.slot), arrangement: arrangement))
+        return slotArrangements.count - 1
+    }
+
+    /// The index of the arrangement of the metric names `names`, learnt now if new.
+    private mutating func arrangementIndex(_ names: [String]) -> Int {
+        if let found = arrangements.firstIndex(where: { $0.names == names }) { return found }
         let order = names.indices.sorted { names[$0] < names[$1] }
         var repeats = false
         for (a, b) in zip(order, order.dropFirst()) where names[a] == names[b] { repeats = true }
@@ -412,7 +458,7 @@ public struct StateEncoder {
         stepValueStart.removeAll(keepingCapacity: true)
         for step in steps {
             stepValueStart.append(valueEnds.count)
-            for metric in step.metrics {
+            for metric in step.metrics.entries {
                 JSONText.appendNumber(metric.value, to: &values)
                 valueEnds.append(values.count)
             }
@@ -447,7 +493,7 @@ public struct StateEncoder {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
                 guard metric >= 0 else { out.append(contentsOf: "null" as StaticString); continue }
                 // A value that is not finite is written null, as the canonical JSON does, and listed.
-                if !step.metrics[metric].value.isFinite { nonFinite.append(position) }
+                if !step.metrics.entries[metric].value.isFinite { nonFinite.append(position) }
                 appendValue(step: index, index: metric, to: &out)
             }
             out.append(contentsOf: "]," as StaticString)
