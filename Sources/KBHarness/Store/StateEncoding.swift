@@ -304,6 +304,10 @@ public struct StateEncoder {
     /// Where each step's values start in `valueEnds`.
     private var stepValueStart: [Int] = []
     private var stepArrangement: [Int] = []
+    /// Whether each step has a metric whose value is not a finite number (written `null` and listed).
+    private var stepHasNonFinite: [Bool] = []
+    /// For each step, its placement in the cell's metric list (`MetricList.placements` of its arrangement).
+    private var stepPlacement: [[Int]] = []
 
     /// An encoder that knows nothing yet.
     public init() {}
@@ -314,6 +318,13 @@ public struct StateEncoder {
     /// The hash and stored form of `steps`. With `keepingCanonical`, the canonical JSON is written too and
     /// `canonicalText` gives it afterwards.
     public mutating func encode(_ steps: [StepRecord], keepingCanonical: Bool = false) -> EncodedState {
+        // Steps are read in place through a buffer: iterating the array would copy each step, a retain and a
+        // release for each of its strings and arrays.
+        steps.withUnsafeBufferPointer { encode($0, keepingCanonical: keepingCanonical) }
+    }
+
+    /// `encode(_:keepingCanonical:)` of the steps in `steps`.
+    private mutating func encode(_ steps: UnsafeBufferPointer<StepRecord>, keepingCanonical: Bool) -> EncodedState {
         if arrangements.count > StateEncoder.arrangementLimit || slotArrangements.count > 4 * StateEncoder.arrangementLimit
             || tables.count > StateEncoder.arrangementLimit {
             self = StateEncoder()
@@ -322,8 +333,8 @@ public struct StateEncoder {
         var used: [Int] = []
         var repeatsAName = false
         var previous: Int?
-        for step in steps {
-            let found = slotArrangementIndex(step.metrics, previous: previous)
+        for index in steps.indices {
+            let found = slotArrangementIndex(steps[index].metrics, previous: previous)
             previous = found
             let arrangement = slotArrangements[found].arrangement
             stepArrangement.append(arrangement)
@@ -331,8 +342,12 @@ public struct StateEncoder {
             repeatsAName = repeatsAName || arrangements[arrangement].repeatsAName
         }
         let list = metricListIndex(used)
+        // Each step's placement, looked up once per arrangement rather than once per step.
+        let placements = used.map { metricLists[list].placements[$0]! }
+        stepPlacement.removeAll(keepingCapacity: true)
+        for arrangement in stepArrangement { stepPlacement.append(placements[used.firstIndex(of: arrangement)!]) }
         formatValues(steps)
-        writeStored(steps, list: list)
+        writeStored(steps)
         if !keepingCanonical && !repeatsAName,
            let hit = recent.first(where: { $0.list == list && $0.steps == stored }) {
             return hit.encoded
@@ -452,15 +467,54 @@ public struct StateEncoder {
     }
 
     /// Formats every step's metric values once, for both texts.
-    private mutating func formatValues(_ steps: [StepRecord]) {
+    private mutating func formatValues(_ steps: UnsafeBufferPointer<StepRecord>) {
         values.removeAll(keepingCapacity: true)
         valueEnds.removeAll(keepingCapacity: true)
         stepValueStart.removeAll(keepingCapacity: true)
-        for step in steps {
+        stepHasNonFinite.removeAll(keepingCapacity: true)
+        for index in steps.indices {
             stepValueStart.append(valueEnds.count)
-            for metric in step.metrics.entries {
+            var nonFinite = false
+            for metric in steps[index].metrics.entries {
                 JSONText.appendNumber(metric.value, to: &values)
                 valueEnds.append(values.count)
+                nonFinite = nonFinite || !metric.value.isFinite
+            }
+            stepHasNonFinite.append(nonFinite)
+        }
+    }
+
+    /// Appends step `step`'s values in the order of `placement` (an index into the step's metrics for each
+    /// position of its metric list, -1 for none: `null`), comma-separated: the row is put together in a buffer
+    /// and appended at once, not value by value.
+    private func appendValues(step: Int, placement: [Int], to out: inout [UInt8]) {
+        let first = stepValueStart[step]
+        valueEnds.withUnsafeBufferPointer { ends in
+            values.withUnsafeBufferPointer { values in
+                placement.withUnsafeBufferPointer { placement in
+                    var size = max(placement.count - 1, 0)
+                    for metric in placement {
+                        let slot = first + metric
+                        size += metric < 0 ? 4 : ends[slot] - (slot == 0 ? 0 : ends[slot - 1])
+                    }
+                    guard size > 0 else { return }
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { row in
+                        var at = 0
+                        for (position, metric) in placement.enumerated() {
+                            if position > 0 { row[at] = UInt8(ascii: ","); at += 1 }
+                            guard metric >= 0 else {
+                                row[at] = UInt8(ascii: "n"); row[at + 1] = UInt8(ascii: "u")
+                                row[at + 2] = UInt8(ascii: "l"); row[at + 3] = UInt8(ascii: "l")
+                                at += 4
+                                continue
+                            }
+                            let slot = first + metric
+                            var byte = slot == 0 ? 0 : ends[slot - 1]
+                            while byte < ends[slot] { row[at] = values[byte]; at += 1; byte += 1 }
+                        }
+                        out.append(contentsOf: UnsafeBufferPointer(row))
+                    }
+                }
             }
         }
     }
@@ -474,38 +528,39 @@ public struct StateEncoder {
     }
 
     /// Writes the stored form of `steps` to `stored`: see `StoredState`.
-    private mutating func writeStored(_ steps: [StepRecord], list: Int) {
+    private mutating func writeStored(_ steps: UnsafeBufferPointer<StepRecord>) {
         var out = stored
         stored = []
         out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "["))
         var nonFinite: [Int] = []
-        for (index, step) in steps.enumerated() {
+        for index in steps.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "["))
-            StateEncoder.appendString(step.action, to: &out)
+            StateEncoder.appendString(steps[index].action, to: &out)
             out.append(UInt8(ascii: ","))
-            StateEncoder.appendOptionalString(step.focused, to: &out)
+            StateEncoder.appendOptionalString(steps[index].focused, to: &out)
             out.append(contentsOf: ",[" as StaticString)
             nonFinite.removeAll(keepingCapacity: true)
-            let placement = metricLists[list].placements[stepArrangement[index]]!
-            for (position, metric) in placement.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                guard metric >= 0 else { out.append(contentsOf: "null" as StaticString); continue }
+            let placement = stepPlacement[index]
+            appendValues(step: index, placement: placement, to: &out)
+            if stepHasNonFinite[index] {
                 // A value that is not finite is written null, as the canonical JSON does, and listed.
-                if !step.metrics.entries[metric].value.isFinite { nonFinite.append(position) }
-                appendValue(step: index, index: metric, to: &out)
+                for (position, metric) in placement.enumerated()
+                where metric >= 0 && !steps[index].metrics.entries[metric].value.isFinite {
+                    nonFinite.append(position)
+                }
             }
             out.append(contentsOf: "]," as StaticString)
-            StateEncoder.appendStrings(step.failed, to: &out) { $0.rawValue }
+            StateEncoder.appendStrings(steps[index].failed, to: &out) { $0.rawValue }
             out.append(UInt8(ascii: ","))
-            StateEncoder.appendStrings(step.known, to: &out) { $0.rawValue }
+            StateEncoder.appendStrings(steps[index].known, to: &out) { $0.rawValue }
             out.append(UInt8(ascii: ","))
-            StateEncoder.appendStrings(step.failureDetails, to: &out) { $0.text }
+            StateEncoder.appendStrings(steps[index].failureDetails, to: &out) { $0.text }
             out.append(UInt8(ascii: ","))
-            StateEncoder.appendNumbers(step.needToMoveLog, to: &out)
+            StateEncoder.appendNumbers(steps[index].needToMoveLog, to: &out)
             out.append(UInt8(ascii: ","))
-            if let navigation = step.navigation {
+            if let navigation = steps[index].navigation {
                 out.append(UInt8(ascii: "["))
                 StateEncoder.appendOptionalNumber(navigation.index.map(Double.init), to: &out)
                 out.append(UInt8(ascii: ","))
@@ -543,23 +598,23 @@ public struct StateEncoder {
     }
 
     /// Writes the canonical JSON of `steps` to `canonical`: one object per step, keys sorted at every level.
-    private mutating func writeCanonical(_ steps: [StepRecord]) {
+    private mutating func writeCanonical(_ steps: UnsafeBufferPointer<StepRecord>) {
         var out = canonical
         canonical = []
         out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "["))
-        for (index, step) in steps.enumerated() {
+        for index in steps.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: "{\"action\":" as StaticString)
-            StateEncoder.appendString(step.action, to: &out)
+            StateEncoder.appendString(steps[index].action, to: &out)
             out.append(contentsOf: ",\"details\":" as StaticString)
-            StateEncoder.appendStrings(step.failureDetails, to: &out) { $0.text }
+            StateEncoder.appendStrings(steps[index].failureDetails, to: &out) { $0.text }
             out.append(contentsOf: ",\"failed\":" as StaticString)
-            StateEncoder.appendStrings(step.failed, to: &out) { $0.rawValue }
+            StateEncoder.appendStrings(steps[index].failed, to: &out) { $0.rawValue }
             out.append(contentsOf: ",\"focused\":" as StaticString)
-            StateEncoder.appendOptionalString(step.focused, to: &out)
+            StateEncoder.appendOptionalString(steps[index].focused, to: &out)
             out.append(contentsOf: ",\"known\":" as StaticString)
-            StateEncoder.appendStrings(step.known, to: &out) { $0.rawValue }
+            StateEncoder.appendStrings(steps[index].known, to: &out) { $0.rawValue }
             out.append(contentsOf: ",\"metrics\":{" as StaticString)
             let arrangement = arrangements[stepArrangement[index]]
             for (position, metric) in arrangement.order.enumerated() {
@@ -568,7 +623,7 @@ public struct StateEncoder {
                 appendValue(step: index, index: metric, to: &out)
             }
             out.append(UInt8(ascii: "}"))
-            if let navigation = step.navigation {
+            if let navigation = steps[index].navigation {
                 out.append(contentsOf: ",\"navigation\":{\"index\":" as StaticString)
                 StateEncoder.appendOptionalNumber(navigation.index.map(Double.init), to: &out)
                 out.append(contentsOf: ",\"list\":" as StaticString)
@@ -594,7 +649,7 @@ public struct StateEncoder {
                 out.append(UInt8(ascii: "}"))
             }
             out.append(contentsOf: ",\"needToMoveLog\":" as StaticString)
-            StateEncoder.appendNumbers(step.needToMoveLog, to: &out)
+            StateEncoder.appendNumbers(steps[index].needToMoveLog, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
