@@ -43,12 +43,32 @@ public enum StrategyCatalog {
     /// The scenario as strategy `key` sees it: an IQ version whose toolbar is on by default (up to 7.x)
     /// attaches it unless the scenario says whether it is on.
     public static func scenario(_ scenario: Scenario, for key: String) -> Scenario {
-        guard let version = version(key), version.attachesToolbarByDefault, !scenario.options.toolbarEnabledIsSet else {
-            return scenario
-        }
+        guard turnsToolbarOn(scenario, for: key) else { return scenario }
         var result = scenario
         result.options.toolbar.isEnabled = true
         return result
+    }
+
+    /// Whether strategy `key` sees `scenario` with its toolbar turned on (`scenario(_:for:)` changes it).
+    static func turnsToolbarOn(_ scenario: Scenario, for key: String) -> Bool {
+        guard let version = version(key) else { return false }
+        return version.attachesToolbarByDefault && !scenario.options.toolbarEnabledIsSet
+    }
+}
+
+/// A scenario and a device, held once for the cells that run the one on the other: a cell, its runner and the
+/// driver compiling its steps hold one reference to them, not a copy of every string and array they contain
+/// (retained and released at each copy, atomically, and shared with the thread that planned the cells).
+public final class CellDefinitions: Sendable {
+    /// The scenario.
+    public let scenario: Scenario
+    /// The device.
+    public let device: DeviceProfile
+
+    /// Holds `scenario` and `device`.
+    public init(scenario: Scenario, device: DeviceProfile) {
+        self.scenario = scenario
+        self.device = device
     }
 }
 
@@ -56,19 +76,29 @@ public enum StrategyCatalog {
 public struct CellRunner: Sendable {
     /// The cell.
     public let key: CellKey
-    /// Its scenario.
-    public let scenario: Scenario
-    /// Its device.
-    public let device: DeviceProfile
+    /// Its scenario as its strategy sees it (`StrategyCatalog.scenario`), and its device.
+    let definitions: CellDefinitions
+    /// Its scenario, as its strategy sees it. Read in place (`_read`): a getter would copy it at every use.
+    public var scenario: Scenario { _read { yield definitions.scenario } }
+    /// Its device, read in place.
+    public var device: DeviceProfile { _read { yield definitions.device } }
     /// Its strategy.
     public let strategy: AvoidanceStrategy
 
     /// Prepares a cell; nil when the strategy key is unknown.
     public init?(key: CellKey, scenario: Scenario, device: DeviceProfile) {
-        guard let strategy = StrategyCatalog.strategy(key.strategy, for: scenario) else { return nil }
+        self.init(key: key, definitions: CellDefinitions(scenario: scenario, device: device))
+    }
+
+    /// Prepares a cell of `definitions`, shared with the cells of the same scenario and device unless the
+    /// strategy sees the scenario otherwise; nil when the strategy key is unknown.
+    init?(key: CellKey, definitions: CellDefinitions) {
+        guard let strategy = StrategyCatalog.strategy(key.strategy, for: definitions.scenario) else { return nil }
         self.key = key
-        self.scenario = StrategyCatalog.scenario(scenario, for: key.strategy)
-        self.device = device
+        self.definitions = StrategyCatalog.turnsToolbarOn(definitions.scenario, for: key.strategy)
+            ? CellDefinitions(scenario: StrategyCatalog.scenario(definitions.scenario, for: key.strategy),
+                              device: definitions.device)
+            : definitions
         self.strategy = strategy
     }
 
@@ -86,7 +116,7 @@ public struct CellRunner: Sendable {
     func compile(screens: ScreenCache? = nil) throws(ScenarioFileError) -> Compiled {
         let toolbarArrivesLate = StrategyCatalog.version(key.strategy)?.attachesToolbarAtShow ?? false
         let make = { () throws(ScenarioFileError) -> Compiled in
-            let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
+            let driver = ScenarioDriver(definitions: definitions, keyboardKind: key.keyboard,
                                         cellOrientation: key.orientation, screens: screens,
                                         toolbarArrivesLate: toolbarArrivesLate)
             let (initial, steps, ownAccessories) = try driver.compile()
@@ -163,7 +193,7 @@ public struct CellRunner: Sendable {
                                                make: make) ?? make()
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
                                     trackedViews: observation.trackedViews, metricNames: observation.metricNames,
-                                    names: screen.names, scenario: scenario, toolbar: scenario.options.toolbar,
+                                    names: screen.names, definitions: definitions, toolbar: scenario.options.toolbar,
                                     ownAccessories: compiled.ownAccessories)
         let baseline = observation.baseline
         var keyboardWasShown = false

@@ -14,8 +14,8 @@ struct ScenarioDriver {
         var accessory: InputAccessory?
     }
 
-    let scenario: Scenario
-    let device: DeviceProfile
+    /// The scenario and device, held by reference: the driver and its state read them, never copy them.
+    let definitions: CellDefinitions
     let keyboardKind: KeyboardKind
     /// The orientation the cell starts in.
     let cellOrientation: Orientation
@@ -26,13 +26,14 @@ struct ScenarioDriver {
 
     /// The compiled steps, the screen the cell starts on, and the inputs with their own accessory view.
     func compile() throws(ScenarioFileError) -> (initial: ResolvedScreen, steps: [CompiledStep], ownAccessories: Set<NodeID>) {
-        var state = try State(scenario: scenario, device: device, orientation: cellOrientation, kind: keyboardKind,
+        var state = try State(definitions: definitions, orientation: cellOrientation, kind: keyboardKind,
                               cache: screens)
         state.toolbarArrivesLate = toolbarArrivesLate
         let initial = state.resolved
+        let scenarioSteps = definitions.scenario.steps
         var steps: [CompiledStep] = []
-        steps.reserveCapacity(scenario.steps.count)
-        for step in scenario.steps {
+        steps.reserveCapacity(scenarioSteps.count)
+        for step in scenarioSteps {
             steps.append(try state.compile(step))
         }
         return (initial, steps, Set(state.accessories.declared.keys))
@@ -40,10 +41,14 @@ struct ScenarioDriver {
 
     /// What the driver tracks between steps: focus, keyboard, orientation and their screens.
     private struct State {
-        let scenario: Scenario
+        /// The scenario and device, by reference: the state is copied as it compiles.
+        let definitions: CellDefinitions
+        /// The scenario, read in place.
+        var scenario: Scenario { _read { yield definitions.scenario } }
+        /// The device, read in place.
+        var device: DeviceProfile { _read { yield definitions.device } }
         /// Whether IQ's toolbar arrives only after the keyboard has been announced without it.
         var toolbarArrivesLate = false
-        let device: DeviceProfile
         var orientation: Orientation
         var kind: KeyboardKind
         var resolved: ResolvedScreen
@@ -65,17 +70,16 @@ struct ScenarioDriver {
         let accessories: AccessoryRule
         let cache: ScreenCache?
 
-        init(scenario: Scenario, device: DeviceProfile, orientation: Orientation, kind: KeyboardKind,
+        init(definitions: CellDefinitions, orientation: Orientation, kind: KeyboardKind,
              cache: ScreenCache?) throws(ScenarioFileError) {
-            self.scenario = scenario
-            self.device = device
+            self.definitions = definitions
             self.orientation = orientation
             self.kind = kind
             self.cache = cache
-            resolved = try State.resolve(scenario, on: device, orientation: orientation, cache: cache)
+            resolved = try State.resolve(definitions.scenario, on: definitions.device, orientation: orientation, cache: cache)
             screens[orientation] = resolved
-            accessories = AccessoryRule(scenario: scenario, resolved: resolved, device: device,
-                                        declared: cache?.declaredAccessories(scenario, resolved: resolved))
+            accessories = AccessoryRule(scenario: definitions.scenario, resolved: resolved, device: definitions.device,
+                                        declared: cache?.declaredAccessories(definitions.scenario, resolved: resolved))
         }
 
         /// The screen in `orientation`, through the cache when there is one.

@@ -236,13 +236,13 @@ struct StepObserver {
     let metricNames: MetricNameTable
     /// Scenario id of every node, for `focused`.
     let names: [String]
-    /// The scenario, whose views' readable labels (IB's user labels, classes, placeholders) messages show;
-    /// read only when a message is written, not at every step.
-    var scenario: Scenario?
+    /// The scenario (with its device), whose views' readable labels (IB's user labels, classes, placeholders)
+    /// messages show; read only when a message is written, not at every step.
+    var definitions: CellDefinitions?
     /// A view in a message: its id, with its label when it has one (`eml-00-001 "Email"`).
     func display(_ id: NodeID) -> String {
         let name = names[id.index]
-        return scenario?.label(of: name).map { "\(name) \"\($0)\"" } ?? name
+        return definitions?.scenario.label(of: name).map { "\(name) \"\($0)\"" } ?? name
     }
 
     /// Toolbar rules and navigation order of the scenario.
