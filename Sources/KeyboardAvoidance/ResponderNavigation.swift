@@ -183,6 +183,13 @@ public struct ToolbarState: Sendable, Equatable {
     /// input's own `inputAccessoryView`, which IQ never replaces (spec §4.3, add rule; §1.5).
     public static func of(_ input: NodeID, in screen: Screen, options: ToolbarOptions,
                           hasOwnAccessory: Bool = false) -> ToolbarState? {
+        of(input, in: screen, options: options, hasOwnAccessory: hasOwnAccessory, navigation: nil)
+    }
+
+    /// `of(_:in:options:hasOwnAccessory:)`, given the navigation around `input` in `options.order` when the
+    /// caller has it already (nil: worked out here, only when the rules attach a toolbar).
+    public static func of(_ input: NodeID, in screen: Screen, options: ToolbarOptions, hasOwnAccessory: Bool = false,
+                          navigation known: ResponderNavigation?) -> ToolbarState? {
         guard !hasOwnAccessory else { return nil }
         var controllerID = screen.viewContainingController(input)
         if screen[input].kind == .searchTextField, let current = controllerID {
@@ -191,12 +198,15 @@ public struct ToolbarState: Sendable, Equatable {
             if screen[searchOwner].navigationItemSearchField == input { return nil }
             controllerID = current
         }
-        let controller = controllerID.map { screen[$0] }
-        // An input outside any controller has only the global switch.
-        let enabled = controller?.passesClassRules(globallyEnabled: options.isEnabled, enabledClasses: options.enabledClasses,
-                                                   disabledClasses: options.disabledClasses) ?? options.isEnabled
+        // An input outside any controller has only the global switch. The controller is read in place, not
+        // copied out of the screen first.
+        let enabled = controllerID.map {
+            screen.controllers[$0.index].passesClassRules(globallyEnabled: options.isEnabled,
+                                                          enabledClasses: options.enabledClasses,
+                                                          disabledClasses: options.disabledClasses)
+        } ?? options.isEnabled
         guard enabled else { return nil }
-        let navigation = ResponderNavigation(around: input, in: screen, order: options.order)
+        let navigation = known ?? ResponderNavigation(around: input, in: screen, order: options.order)
         guard !navigation.list.isEmpty else { return nil }
         let inList = screen.ancestor(of: input) { $0 == .tableView || $0 == .collectionView } != nil
         let hasPreviousNext: Bool

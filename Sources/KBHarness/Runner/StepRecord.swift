@@ -316,7 +316,7 @@ struct StepObserver {
                 canGoPrevious: navigation.canGoPrevious, canGoNext: navigation.canGoNext,
                 returnKey: navigation.canGoNext ? "next" : "done",
                 toolbar: ToolbarState.of(focused, in: screen, options: toolbar,
-                                         hasOwnAccessory: ownAccessories.contains(focused)))
+                                         hasOwnAccessory: ownAccessories.contains(focused), navigation: navigation))
             put(.navigationCount, Double(navigation.list.count))
             if let index = navigation.index { put(.navigationIndex, Double(index)) }
             let frame = screen.frameInWindow(focused)
