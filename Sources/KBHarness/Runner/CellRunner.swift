@@ -31,11 +31,17 @@ public enum StrategyCatalog {
 
     /// The strategy `key` configured for `scenario`, or nil for an unknown key.
     public static func strategy(_ key: String, for scenario: Scenario) -> AvoidanceStrategy? {
-        if let version = version(key) { return .iqKeyboardManager(scenario.iqOptions(version: version), key: key) }
+        strategy(key, options: scenario.options)
+    }
+
+    /// The strategy `key` configured by a scenario's options, or nil for an unknown key: what
+    /// `strategy(_:for:)` reads of the scenario, which a cell passes without copying the whole scenario.
+    static func strategy(_ key: String, options: ScenarioOptions) -> AvoidanceStrategy? {
+        if let version = version(key) { return .iqKeyboardManager(options.iqOptions(version: version), key: key) }
         switch key {
         case "tp": return .tpKeyboardAvoiding()
         case "guide": return .keyboardLayoutGuide()
-        case "ours": return .recommended(RecommendedOptions(keyboardDistance: scenario.options.keyboardDistance))
+        case "ours": return .recommended(RecommendedOptions(keyboardDistance: options.keyboardDistance))
         default: return nil
         }
     }
@@ -51,8 +57,13 @@ public enum StrategyCatalog {
 
     /// Whether strategy `key` sees `scenario` with its toolbar turned on (`scenario(_:for:)` changes it).
     static func turnsToolbarOn(_ scenario: Scenario, for key: String) -> Bool {
+        turnsToolbarOn(toolbarEnabledIsSet: scenario.options.toolbarEnabledIsSet, for: key)
+    }
+
+    /// `turnsToolbarOn(_:for:)` of a scenario whose `options.toolbarEnabledIsSet` is `toolbarEnabledIsSet`.
+    static func turnsToolbarOn(toolbarEnabledIsSet: Bool, for key: String) -> Bool {
         guard let version = version(key) else { return false }
-        return version.attachesToolbarByDefault && !scenario.options.toolbarEnabledIsSet
+        return version.attachesToolbarByDefault && !toolbarEnabledIsSet
     }
 }
 
@@ -93,9 +104,11 @@ public struct CellRunner: Sendable {
     /// Prepares a cell of `definitions`, shared with the cells of the same scenario and device unless the
     /// strategy sees the scenario otherwise; nil when the strategy key is unknown.
     init?(key: CellKey, definitions: CellDefinitions) {
-        guard let strategy = StrategyCatalog.strategy(key.strategy, for: definitions.scenario) else { return nil }
+        // The fields the strategy reads, not the whole scenario: an argument read from a class is copied.
+        guard let strategy = StrategyCatalog.strategy(key.strategy, options: definitions.scenario.options) else { return nil }
         self.key = key
-        self.definitions = StrategyCatalog.turnsToolbarOn(definitions.scenario, for: key.strategy)
+        self.definitions = StrategyCatalog.turnsToolbarOn(
+            toolbarEnabledIsSet: definitions.scenario.options.toolbarEnabledIsSet, for: key.strategy)
             ? CellDefinitions(scenario: StrategyCatalog.scenario(definitions.scenario, for: key.strategy),
                               device: definitions.device)
             : definitions

@@ -45,8 +45,9 @@ struct ScenarioDriver {
         let definitions: CellDefinitions
         /// The scenario, read in place.
         var scenario: Scenario { _read { yield definitions.scenario } }
-        /// The device, read in place.
-        var device: DeviceProfile { _read { yield definitions.device } }
+        /// The device, copied once: read from `definitions` at every keyboard change, it was copied there each
+        /// time (a retain and release of each of its strings and arrays).
+        let device: DeviceProfile
         /// Whether IQ's toolbar arrives only after the keyboard has been announced without it.
         var toolbarArrivesLate = false
         var orientation: Orientation
@@ -73,12 +74,13 @@ struct ScenarioDriver {
         init(definitions: CellDefinitions, orientation: Orientation, kind: KeyboardKind,
              cache: ScreenCache?) throws(ScenarioFileError) {
             self.definitions = definitions
+            device = definitions.device
             self.orientation = orientation
             self.kind = kind
             self.cache = cache
-            resolved = try State.resolve(definitions.scenario, on: definitions.device, orientation: orientation, cache: cache)
+            resolved = try State.resolve(definitions.scenario, on: device, orientation: orientation, cache: cache)
             screens[orientation] = resolved
-            accessories = AccessoryRule(scenario: definitions.scenario, resolved: resolved, device: definitions.device,
+            accessories = AccessoryRule(scenario: definitions.scenario, resolved: resolved, device: device,
                                         declared: cache?.declaredAccessories(definitions.scenario, resolved: resolved))
         }
 
@@ -155,7 +157,7 @@ struct ScenarioDriver {
                 action = forward ? "next" : "previous"
                 guard let current = focused else { break }
                 let navigation = ResponderNavigation(around: current, in: resolved.screen,
-                                                     order: scenario.options.toolbar.order)
+                                                     order: definitions.scenario.options.toolbar.order)
                 guard let target = forward ? navigation.next : navigation.previous else { break }
                 events.append(.endEditing(current))
                 events.append(.beginEditing(target))
