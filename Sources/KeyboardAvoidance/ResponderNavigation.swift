@@ -64,10 +64,7 @@ public struct ResponderNavigation: Sendable, Equatable {
         case .byTag:
             return stableSorted(result) { screen[$0].tag < screen[$1].tag }
         case .byPosition:
-            return stableSorted(result) {
-                let a = screen[$0].frame, b = screen[$1].frame
-                return (a.minY, a.minX) < (b.minY, b.minX)
-            }
+            return stableSorted(result) { (screen[$0].frame.minY, screen[$0].frame.minX) }
         }
     }
 
@@ -76,8 +73,8 @@ public struct ResponderNavigation: Sendable, Equatable {
         var result: [NodeID] = []
         collect(base, current: current, in: screen, into: &result)
         return stableSorted(result) {
-            let a = screen.frame(of: $0, in: base), b = screen.frame(of: $1, in: base)
-            return (a.minY, a.minX) < (b.minY, b.minX)
+            let frame = screen.frame(of: $0, in: base)
+            return (frame.minY, frame.minX)
         }
     }
 
@@ -99,6 +96,18 @@ public struct ResponderNavigation: Sendable, Equatable {
         let node = screen[id]
         return node.kind.isTextInputView && (id == current || !node.ignoreSwitchingByNextPrevious)
             && canBecomeFirstResponder(id, in: screen)
+    }
+
+    /// `stableSorted(_:by:)` by ascending position: `position` is worked out once per view, not in every
+    /// comparison (a frame in `base` converts through every ancestor).
+    private static func stableSorted(_ ids: [NodeID], position: (NodeID) -> (y: Double, x: Double)) -> [NodeID] {
+        guard ids.count > 1 else { return ids }
+        let keyed = ids.enumerated().map { (position: position($0.element), offset: $0.offset, id: $0.element) }
+        return keyed.sorted { lhs, rhs in
+            if lhs.position < rhs.position { return true }
+            if rhs.position < lhs.position { return false }
+            return lhs.offset < rhs.offset
+        }.map(\.id)
     }
 
     /// A stable sort: Swift's `sorted` is stable in practice but not documented to be (spec §8.6).
