@@ -32,4 +32,19 @@ import KeyboardAvoidance
         #expect(CellRunner(key: CellKey("\(scenario.key)|iphone-se-1st-gen|portrait|standard|nope")!,
                            definitions: ofScenario[0].definitions) == nil)
     }
+
+    @Test func theTraitsHeldLayEveryScenarioOutAsItsOwnDo() throws {
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
+        let cells = try MatrixRunner.plan(library, selection: RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"]))
+        var laidOut = 0
+        for cell in cells where cell.key.keyboard == .standard && cell.key.orientation == .portrait {
+            for orientation in [Orientation.portrait, .landscape] {
+                let held = try? cell.definitions.resolve(orientation)
+                let own = try? cell.scenario.resolve(on: cell.device, orientation: orientation)
+                #expect(held?.screen == own?.screen && held?.contentRoot == own?.contentRoot, "\(cell.key) \(orientation)")
+                if held != nil { laidOut += 1 }
+            }
+        }
+        #expect(laidOut >= 20)
+    }
 }

@@ -75,11 +75,25 @@ public final class CellDefinitions: Sendable {
     public let scenario: Scenario
     /// The device.
     public let device: DeviceProfile
+    /// The scenario's layout traits, worked out once for the scenario on every device and orientation it is
+    /// laid out in (about one per planned scenario) instead of at each layout.
+    let traits: LayoutTraits
 
     /// Holds `scenario` and `device`.
-    public init(scenario: Scenario, device: DeviceProfile) {
+    public convenience init(scenario: Scenario, device: DeviceProfile) {
+        self.init(scenario: scenario, device: device, traits: LayoutTraits(scenario))
+    }
+
+    /// Holds `scenario` and `device`, with `traits`, `LayoutTraits(scenario)` worked out before.
+    init(scenario: Scenario, device: DeviceProfile, traits: LayoutTraits) {
         self.scenario = scenario
         self.device = device
+        self.traits = traits
+    }
+
+    /// `scenario` laid out on `device` in `orientation` with the traits held: `scenario.resolve(on:orientation:)`.
+    func resolve(_ orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
+        try scenario.resolve(on: LayoutGeometry(device, orientation), deviceKey: device.key, traits: traits).screen
     }
 }
 
@@ -109,8 +123,9 @@ public struct CellRunner: Sendable {
         self.key = key
         self.definitions = StrategyCatalog.turnsToolbarOn(
             toolbarEnabledIsSet: definitions.scenario.options.toolbarEnabledIsSet, for: key.strategy)
+            // The toolbar option changes no layout: the traits stay.
             ? CellDefinitions(scenario: StrategyCatalog.scenario(definitions.scenario, for: key.strategy),
-                              device: definitions.device)
+                              device: definitions.device, traits: definitions.traits)
             : definitions
         self.strategy = strategy
     }

@@ -748,11 +748,17 @@ public enum MatrixRunner {
         func cells(of scenario: Scenario) -> [PlannedCell] {
             // Cells come device by device: one set of definitions for each device's cells.
             var shared: CellDefinitions?
+            // The scenario's layout traits, once for all its devices (the cells' layouts read them).
+            var traits: LayoutTraits?
             return library.cells(for: scenario, strategies: selection.strategies).compactMap { cell in
                 guard selection.selects(cell), let device = library.device(cell.device) else { return nil }
                 let key = CellKey(scenario: scenario.key, device: cell.device, orientation: cell.orientation,
                                   keyboard: cell.keyboard, strategy: cell.strategy)
-                if shared?.device.key != device.key { shared = CellDefinitions(scenario: scenario, device: device) }
+                if shared?.device.key != device.key {
+                    let scenarioTraits = traits ?? LayoutTraits(scenario)
+                    traits = scenarioTraits
+                    shared = CellDefinitions(scenario: scenario, device: device, traits: scenarioTraits)
+                }
                 return PlannedCell(key: key, definitions: shared!)
             }
         }

@@ -78,17 +78,17 @@ struct ScenarioDriver {
             self.orientation = orientation
             self.kind = kind
             self.cache = cache
-            resolved = try State.resolve(definitions.scenario, on: device, orientation: orientation, cache: cache)
+            resolved = try State.resolve(definitions, orientation: orientation, cache: cache)
             screens[orientation] = resolved
             accessories = AccessoryRule(scenario: definitions.scenario, resolved: resolved, device: device,
                                         declared: cache?.declaredAccessories(definitions.scenario, resolved: resolved))
         }
 
         /// The screen in `orientation`, through the cache when there is one.
-        static func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation,
+        static func resolve(_ definitions: CellDefinitions, orientation: Orientation,
                             cache: ScreenCache?) throws(ScenarioFileError) -> ResolvedScreen {
-            if let cache { return try cache.resolve(scenario, on: device, orientation: orientation) }
-            return try scenario.resolve(on: device, orientation: orientation)
+            if let cache { return try cache.resolve(definitions, orientation: orientation) }
+            return try definitions.resolve(orientation)
         }
 
         mutating func compile(_ located: Located<ScenarioStep>) throws(ScenarioFileError) -> CompiledStep {
@@ -146,7 +146,7 @@ struct ScenarioDriver {
                 action = "rotate \(newOrientation.rawValue)"
                 guard newOrientation != orientation else { break }
                 if screens[newOrientation] == nil {
-                    screens[newOrientation] = try State.resolve(scenario, on: device, orientation: newOrientation, cache: cache)
+                    screens[newOrientation] = try State.resolve(definitions, orientation: newOrientation, cache: cache)
                 }
                 orientation = newOrientation
                 resolved = screens[newOrientation]!
@@ -410,10 +410,25 @@ final class ScreenCache {
     /// `scenario` resolved on `device` in `orientation`, resolved once per scenario, device and orientation.
     func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
         -> ResolvedScreen {
+        try resolve(scenario, on: device, orientation: orientation) { () throws(ScenarioFileError) in
+            try scenario.resolve(on: device, orientation: orientation)
+        }
+    }
+
+    /// The scenario and device of `definitions` resolved in `orientation`, with the scenario's traits held there.
+    func resolve(_ definitions: CellDefinitions, orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
+        try resolve(definitions.scenario, on: definitions.device, orientation: orientation) { () throws(ScenarioFileError) in
+            try definitions.resolve(orientation)
+        }
+    }
+
+    /// `scenario` on `device` in `orientation` from the cache, laid out by `layout` when it is not there.
+    private func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation,
+                         layout: () throws(ScenarioFileError) -> ResolvedScreen) throws(ScenarioFileError) -> ResolvedScreen {
         own(scenario, device)
         if let cached = screens[orientation] { return try cached.get() }
         do {
-            let screen = try scenario.resolve(on: device, orientation: orientation)
+            let screen = try layout()
             screens[orientation] = .success(screen)
             return screen
         } catch {
