@@ -466,22 +466,63 @@ public struct StateEncoder {
         return metricLists.count - 1
     }
 
-    /// Formats every step's metric values once, for both texts.
+    /// Formats every step's metric values once, for both texts, into `values`, which keeps its size from cell
+    /// to cell (the text ends where `valueEnds` says): each number is written in place, not appended.
     private mutating func formatValues(_ steps: UnsafeBufferPointer<StepRecord>) {
-        values.removeAll(keepingCapacity: true)
-        valueEnds.removeAll(keepingCapacity: true)
+        var ends = valueEnds
+        valueEnds = []
+        ends.removeAll(keepingCapacity: true)
         stepValueStart.removeAll(keepingCapacity: true)
         stepHasNonFinite.removeAll(keepingCapacity: true)
-        for index in steps.indices {
-            stepValueStart.append(valueEnds.count)
-            var nonFinite = false
-            for metric in steps[index].metrics.entries {
-                JSONText.appendNumber(metric.value, to: &values)
-                valueEnds.append(values.count)
-                nonFinite = nonFinite || !metric.value.isFinite
+        var count = 0
+        for index in steps.indices { count += steps[index].metrics.entries.count }
+        let room = count * StateEncoder.longestNumber
+        if values.count < room { values = [UInt8](repeating: 0, count: max(room, 2 * values.count)) }
+        values.withUnsafeMutableBufferPointer { text in
+            guard let base = text.baseAddress else { return }
+            var length = 0
+            for index in steps.indices {
+                stepValueStart.append(ends.count)
+                var nonFinite = false
+                for metric in steps[index].metrics.entries {
+                    length += StateEncoder.writeNumber(metric.value, to: base + length)
+                    ends.append(length)
+                    nonFinite = nonFinite || !metric.value.isFinite
+                }
+                stepHasNonFinite.append(nonFinite)
             }
-            stepHasNonFinite.append(nonFinite)
         }
+        valueEnds = ends
+    }
+
+    /// The most bytes `writeNumber` writes: a `Double`'s shortest text (`-2.2250738585072014e-308`) has 24.
+    private static let longestNumber = 32
+
+    /// Writes `value` at `out` as `JSONText.appendNumber` appends it, and returns how many bytes that took.
+    private static func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard abs(value) < 9_007_199_254_740_992, case let whole = Int64(value), Double(whole) == value else {
+            var text = CanonicalJSON.format(value)
+            return text.withUTF8 { utf8 in
+                let count = min(utf8.count, longestNumber)
+                if let source = utf8.baseAddress { out.update(from: source, count: count) }
+                return count
+            }
+        }
+        if whole >= 0 && whole < 10 {
+            out[0] = UInt8(ascii: "0") + UInt8(whole)
+            return 1
+        }
+        var digits = 0, rest = whole.magnitude
+        while rest > 0 { digits += 1; rest /= 10 }
+        let sign = whole < 0 ? 1 : 0
+        if sign == 1 { out[0] = UInt8(ascii: "-") }
+        var at = sign + digits, magnitude = whole.magnitude
+        while magnitude > 0 {
+            at -= 1
+            out[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        }
+        return sign + digits
     }
 
     /// Appends step `step`'s values in the order of `placement` (an index into the step's metrics for each
