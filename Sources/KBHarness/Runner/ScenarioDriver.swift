@@ -92,7 +92,9 @@ struct ScenarioDriver {
         }
 
         mutating func compile(_ located: Located<ScenarioStep>) throws(ScenarioFileError) -> CompiledStep {
+            // Every event is appended here, where it stays: no array per notification group joined into it.
             var events: [Event] = []
+            events.reserveCapacity(12)
             let action: String
             switch located.value {
             case .focus(let id, let order):
@@ -106,29 +108,30 @@ struct ScenarioDriver {
                 focused = target
                 if keyboardUp {
                     events.append(.beginEditing(target))
-                    events += refocus()
+                    refocus(into: &events)
                 } else if order == .keyboardFirst {
                     // Begin-editing follows the will pair in the same turn; the did pair ends the animation.
-                    var shown = show()
-                    shown.insert(.beginEditing(target), at: shown.firstIndex(of: .endOfRunLoopTurn) ?? shown.endIndex)
-                    events += shown
+                    let start = events.endIndex
+                    show(into: &events)
+                    events.insert(.beginEditing(target),
+                                  at: events[start...].firstIndex(of: .endOfRunLoopTurn) ?? events.endIndex)
                 } else {
                     events.append(.beginEditing(target))
-                    events += show()
+                    show(into: &events)
                 }
             case .keyboard(.show):
                 action = "keyboard show \(kind.rawValue)"
-                if !keyboardUp { events += show() }
+                if !keyboardUp { show(into: &events) }
             case .keyboard(.hide):
                 action = "keyboard hide"
-                if keyboardUp { events += hide() }
+                if keyboardUp { hide(into: &events) }
             case .keyboard(.kind(let newKind)):
                 action = "keyboard \(newKind.rawValue)"
                 kind = newKind
-                events += show()
+                show(into: &events)
             case .keyboard(.frame(let frame)):
                 action = "keyboard frame \(frame)"
-                events += notifications(frame, hiding: false)
+                notifications(frame, hiding: false, into: &events)
                 keyboardUp = true
                 shownFrame = frame
                 shownAccessory = nil
@@ -137,7 +140,7 @@ struct ScenarioDriver {
                 action = "dismiss"
                 if let focused { events.append(.endEditing(focused)) }
                 focused = nil
-                if keyboardUp { events += hide() }
+                if keyboardUp { hide(into: &events) }
             case .endEditing:
                 action = "end editing"
                 if let focused { events.append(.endEditing(focused)) }
@@ -151,7 +154,7 @@ struct ScenarioDriver {
                 orientation = newOrientation
                 resolved = screens[newOrientation]!
                 events.append(.relayout(resolved.screen))
-                if keyboardUp { events += show() }
+                if keyboardUp { show(into: &events) }
             case .next, .previous:
                 let forward = located.value == .next
                 action = forward ? "next" : "previous"
@@ -162,7 +165,7 @@ struct ScenarioDriver {
                 events.append(.endEditing(current))
                 events.append(.beginEditing(target))
                 focused = target
-                events += refocus()
+                refocus(into: &events)
             case .caret(let position):
                 guard let focused else {
                     throw ScenarioFileError(at: located.location, field: "steps.caret",
@@ -212,73 +215,71 @@ struct ScenarioDriver {
         /// The keyboard of the current kind appearing (or changing) in the current orientation, with the
         /// focused input's accessory on top; always posted, as UIKit does for a show, a kind change or a
         /// rotation.
-        mutating func show() -> [Event] { present(onlyIfChanged: false) }
+        mutating func show(into events: inout [Event]) { present(onlyIfChanged: false, into: &events) }
 
         /// After focus moved while the keyboard is up: UIKit posts the notifications again only when the new
         /// input's frame (its accessory) differs from the one on screen (spec §3.4 C.3).
-        mutating func refocus() -> [Event] {
-            guard keyboardUp, !frameIsExplicit else { return [] }
-            return present(onlyIfChanged: true)
+        mutating func refocus(into events: inout [Event]) {
+            guard keyboardUp, !frameIsExplicit else { return }
+            present(onlyIfChanged: true, into: &events)
         }
 
         /// Presents the keyboard for the focused input, posting its frame unless `onlyIfChanged` and it is
         /// the frame already on screen.
-        mutating func present(onlyIfChanged: Bool) -> [Event] {
+        mutating func present(onlyIfChanged: Bool, into events: inout [Event]) {
             // A kind this profile has no number for; the library validation keeps such steps out.
-            guard device.keyboardHeight(kind, orientation) != nil else { return [] }
+            guard device.keyboardHeight(kind, orientation) != nil else { return }
             keyboardUp = true
             frameIsExplicit = false
             let accessory = accessories.accessory(of: focused, in: resolved.screen)
             let frame = device.keyboardFrame(kind, orientation, accessoryHeight: accessory?.height ?? 0)
             if onlyIfChanged && frame == shownFrame {
                 shownAccessory = accessory
-                return []
+                return
             }
             // A hardware keyboard without an accessory: nothing on screen; whatever was there goes.
-            guard let frame else { return slideOff() }
-            var early: [Event] = []
+            guard let frame else { return slideOff(into: &events) }
             if toolbarArrivesLate, accessory?.source == .iqToolbar, shownAccessory?.source != .iqToolbar,
                let bare = device.keyboardFrame(kind, orientation, accessoryHeight: 0) {
                 // IQ 7.0–7.1 attach the toolbar while handling the keyboard's show: UIKit announces the keyboard
                 // without it first, then again with it.
-                early = notifications(bare, hiding: !kind.isDocked)
+                notifications(bare, hiding: !kind.isDocked, into: &events)
             }
             shownFrame = frame
             shownAccessory = accessory
             // Undocking a keyboard is announced as a hide in UIKit, with the floating frame.
-            return early + notifications(frame, hiding: !kind.isDocked)
+            notifications(frame, hiding: !kind.isDocked, into: &events)
         }
 
         /// The keyboard going away.
-        mutating func hide() -> [Event] {
+        mutating func hide(into events: inout [Event]) {
             keyboardUp = false
             frameIsExplicit = false
-            return slideOff()
+            slideOff(into: &events)
         }
 
         /// The frame on screen, accessory included, sliding off the bottom of the screen; nothing when
         /// nothing is on screen (a hardware keyboard without an accessory).
-        mutating func slideOff() -> [Event] {
-            guard let current = shownFrame else { return [] }
+        mutating func slideOff(into events: inout [Event]) {
+            guard let current = shownFrame else { return }
             shownFrame = nil
             shownAccessory = nil
             let size = device.windowSize(orientation)
-            return notifications(Rect(x: 0, y: size.height, width: size.width, height: current.height), hiding: true)
+            notifications(Rect(x: 0, y: size.height, width: size.width, height: current.height), hiding: true,
+                          into: &events)
         }
 
         /// The four notifications UIKit posts for a keyboard frame change: the will pair in the turn that
         /// changed the keyboard, the did pair in a later one, once the animation is over.
-        mutating func notifications(_ frame: Rect, hiding: Bool) -> [Event] {
+        mutating func notifications(_ frame: Rect, hiding: Bool, into events: inout [Event]) {
             let begin = keyboardFrame
             keyboardFrame = frame
             let (will, did): (KeyboardNotificationKind, KeyboardNotificationKind) = hiding ? (.willHide, .didHide) : (.willShow, .didShow)
-            return [
-                .keyboard(KeyboardNotification(kind: .willChangeFrame, beginFrame: begin, endFrame: frame)),
-                .keyboard(KeyboardNotification(kind: will, beginFrame: begin, endFrame: frame)),
-                .endOfRunLoopTurn,
-                .keyboard(KeyboardNotification(kind: .didChangeFrame, beginFrame: begin, endFrame: frame)),
-                .keyboard(KeyboardNotification(kind: did, beginFrame: begin, endFrame: frame)),
-            ]
+            events.append(.keyboard(KeyboardNotification(kind: .willChangeFrame, beginFrame: begin, endFrame: frame)))
+            events.append(.keyboard(KeyboardNotification(kind: will, beginFrame: begin, endFrame: frame)))
+            events.append(.endOfRunLoopTurn)
+            events.append(.keyboard(KeyboardNotification(kind: .didChangeFrame, beginFrame: begin, endFrame: frame)))
+            events.append(.keyboard(KeyboardNotification(kind: did, beginFrame: begin, endFrame: frame)))
         }
     }
 }
