@@ -33,6 +33,16 @@ import KeyboardAvoidance
                            definitions: ofScenario[0].definitions) == nil)
     }
 
+    @Test func whetherTheToolbarArrivesLateIsWhatTheVersionSays() {
+        var late: [String] = []
+        for key in StrategyCatalog.keys + ["iq@8", "iq@", "iq@9", "nope"] {
+            #expect(StrategyCatalog.toolbarArrivesLate(key) == (StrategyCatalog.version(key)?.attachesToolbarAtShow ?? false),
+                    "\(key)")
+            if StrategyCatalog.toolbarArrivesLate(key) { late.append(key) }
+        }
+        #expect(late == ["iq@7.1"])
+    }
+
     @Test func theTraitsHeldLayEveryScenarioOutAsItsOwnDo() throws {
         let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let cells = try MatrixRunner.plan(library, selection: RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"]))

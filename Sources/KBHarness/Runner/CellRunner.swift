@@ -7,6 +7,19 @@ public enum StrategyCatalog {
     public static let versionKeys = IQVersion.presets.filter { $0.version != .v8 }.map { "iq@\($0.key)" }
     /// Every strategy key, in matrix order.
     public static let keys = ["iq", "tp", "guide", "ours"] + versionKeys
+    /// Whether strategy `key`'s IQ line attaches its toolbar only once it handles a show (7.0–7.1):
+    /// `version(key)?.attachesToolbarAtShow`, read in place rather than from a copy of the whole version,
+    /// as compiling every cell asks it.
+    static func toolbarArrivesLate(_ key: String) -> Bool {
+        if key == "iq" { return IQVersion.v8.attachesToolbarAtShow }
+        guard key.hasPrefix("iq@") else { return false }
+        let suffix = key.dropFirst(3), presets = IQVersion.presets
+        for index in presets.indices where presets[index].key == suffix {
+            return presets[index].version.attachesToolbarAtShow
+        }
+        return false
+    }
+
     /// Other names of a key: `iq@8` is `iq`.
     public static let aliases = ["iq@8": "iq"]
     /// `key` with its alias resolved (`iq@8` is `iq`); other names unchanged.
@@ -142,7 +155,7 @@ public struct CellRunner: Sendable {
     /// steps it compiled for the cell before when that cell differs only in what compiling does not read (the
     /// strategies of one keyboard, most of them).
     func compile(screens: ScreenCache? = nil) throws(ScenarioFileError) -> Compiled {
-        let toolbarArrivesLate = StrategyCatalog.version(key.strategy)?.attachesToolbarAtShow ?? false
+        let toolbarArrivesLate = StrategyCatalog.toolbarArrivesLate(key.strategy)
         let make = { () throws(ScenarioFileError) -> Compiled in
             let driver = ScenarioDriver(definitions: definitions, keyboardKind: key.keyboard,
                                         cellOrientation: key.orientation, screens: screens,
