@@ -64,10 +64,7 @@ public struct ResponderNavigation: Sendable, Equatable {
         case .byTag:
             return stableSorted(result) { screen[$0].tag < screen[$1].tag }
         case .byPosition:
-            return stableSorted(result) {
-                let a = screen[$0].frame, b = screen[$1].frame
-                return (a.minY, a.minX) < (b.minY, b.minX)
-            }
+            return stableSorted(result) { (screen[$0].frame.minY, screen[$0].frame.minX) }
         }
     }
 
@@ -76,8 +73,8 @@ public struct ResponderNavigation: Sendable, Equatable {
         var result: [NodeID] = []
         collect(base, current: current, in: screen, into: &result)
         return stableSorted(result) {
-            let a = screen.frame(of: $0, in: base), b = screen.frame(of: $1, in: base)
-            return (a.minY, a.minX) < (b.minY, b.minX)
+            let frame = screen.frame(of: $0, in: base)
+            return (frame.minY, frame.minX)
         }
     }
 
@@ -99,6 +96,18 @@ public struct ResponderNavigation: Sendable, Equatable {
         let node = screen[id]
         return node.kind.isTextInputView && (id == current || !node.ignoreSwitchingByNextPrevious)
             && canBecomeFirstResponder(id, in: screen)
+    }
+
+    /// `stableSorted(_:by:)` by ascending position: `position` is worked out once per view, not in every
+    /// comparison (a frame in `base` converts through every ancestor).
+    private static func stableSorted(_ ids: [NodeID], position: (NodeID) -> (y: Double, x: Double)) -> [NodeID] {
+        guard ids.count > 1 else { return ids }
+        let keyed = ids.enumerated().map { (position: position($0.element), offset: $0.offset, id: $0.element) }
+        return keyed.sorted { lhs, rhs in
+            if lhs.position < rhs.position { return true }
+            if rhs.position < lhs.position { return false }
+            return lhs.offset < rhs.offset
+        }.map(\.id)
     }
 
     /// A stable sort: Swift's `sorted` is stable in practice but not documented to be (spec §8.6).
@@ -183,6 +192,13 @@ public struct ToolbarState: Sendable, Equatable {
     /// input's own `inputAccessoryView`, which IQ never replaces (spec §4.3, add rule; §1.5).
     public static func of(_ input: NodeID, in screen: Screen, options: ToolbarOptions,
                           hasOwnAccessory: Bool = false) -> ToolbarState? {
+        of(input, in: screen, options: options, hasOwnAccessory: hasOwnAccessory, navigation: nil)
+    }
+
+    /// `of(_:in:options:hasOwnAccessory:)`, given the navigation around `input` in `options.order` when the
+    /// caller has it already (nil: worked out here, only when the rules attach a toolbar).
+    public static func of(_ input: NodeID, in screen: Screen, options: ToolbarOptions, hasOwnAccessory: Bool = false,
+                          navigation known: ResponderNavigation?) -> ToolbarState? {
         guard !hasOwnAccessory else { return nil }
         var controllerID = screen.viewContainingController(input)
         if screen[input].kind == .searchTextField, let current = controllerID {
@@ -191,12 +207,15 @@ public struct ToolbarState: Sendable, Equatable {
             if screen[searchOwner].navigationItemSearchField == input { return nil }
             controllerID = current
         }
-        let controller = controllerID.map { screen[$0] }
-        // An input outside any controller has only the global switch.
-        let enabled = controller?.passesClassRules(globallyEnabled: options.isEnabled, enabledClasses: options.enabledClasses,
-                                                   disabledClasses: options.disabledClasses) ?? options.isEnabled
+        // An input outside any controller has only the global switch. The controller is read in place, not
+        // copied out of the screen first.
+        let enabled = controllerID.map {
+            screen.controllers[$0.index].passesClassRules(globallyEnabled: options.isEnabled,
+                                                          enabledClasses: options.enabledClasses,
+                                                          disabledClasses: options.disabledClasses)
+        } ?? options.isEnabled
         guard enabled else { return nil }
-        let navigation = ResponderNavigation(around: input, in: screen, order: options.order)
+        let navigation = known ?? ResponderNavigation(around: input, in: screen, order: options.order)
         guard !navigation.list.isEmpty else { return nil }
         let inList = screen.ancestor(of: input) { $0 == .tableView || $0 == .collectionView } != nil
         let hasPreviousNext: Bool

@@ -142,8 +142,10 @@ public struct ViewController: Sendable, Equatable {
     /// What the two class lists say about this controller, whatever the global switch: worked out once, it
     /// spares comparing class names at every adjust.
     public func classListVerdict(enabledClasses: [String], disabledClasses: [String]) -> ClassListVerdict {
-        ClassListVerdict(isKindOfEnabledClass: enabledClasses.contains(where: isKind(of:)),
-                         isExcluded: disabledClasses.contains(where: isKind(of:)) || isAlertTextFieldController)
+        // Closures rather than `isKind(of:)` itself: a method reference copies the controller (a retain and a
+        // release of each of its strings) where a closure reads it in place.
+        ClassListVerdict(isKindOfEnabledClass: enabledClasses.contains { isKind(of: $0) },
+                         isExcluded: disabledClasses.contains { isKind(of: $0) } || isAlertTextFieldController)
     }
 
     /// Whether `isKind(of:)` holds for the class `name` (its own class, its UIKit class, `UIViewController`).

@@ -116,6 +116,29 @@ import Testing
                 == ToolbarState(hasPreviousNext: false, previousEnabled: false, nextEnabled: false))
     }
 
+    @Test func aToolbarGivenTheNavigationDecidesAsOneThatWorksItOut() throws {
+        let screen = try form([("first", Rect(x: 0, y: 100, width: 100, height: 30), 0),
+                               ("middle", Rect(x: 0, y: 150, width: 100, height: 30), 0),
+                               ("last", Rect(x: 0, y: 200, width: 100, height: 30), 0)])
+        for order in NavigationOrder.allCases {
+            for enabled in [false, true] {
+                var options = ToolbarOptions()
+                options.isEnabled = enabled
+                options.order = order
+                for name in ["first", "middle", "last"] {
+                    let input = screen.node(named: name)!
+                    let navigation = ResponderNavigation(around: input, in: screen, order: order)
+                    let given = ToolbarState.of(input, in: screen, options: options, navigation: navigation)
+                    #expect(given == ToolbarState.of(input, in: screen, options: options), "\(name) \(order)")
+                    #expect(given == (enabled ? ToolbarState(hasPreviousNext: true, previousEnabled: name != "first",
+                                                             nextEnabled: name != "last") : nil))
+                    #expect(ToolbarState.of(input, in: screen, options: options, hasOwnAccessory: true,
+                                            navigation: navigation) == nil)
+                }
+            }
+        }
+    }
+
     @Test func placeholderSitsInsideTheTextContainerInsets() throws {
         var builder = ScreenBuilder(window: Window(size: Size(width: 375, height: 667), statusBarHeight: 20))
         let root = builder.addView("root", .view, frame: Rect(x: 0, y: 0, width: 375, height: 667), in: nil)

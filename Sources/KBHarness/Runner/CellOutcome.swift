@@ -230,23 +230,29 @@ struct JSONText {
     /// `0`), others as their shortest round-trip, not finite as `null` (`CanonicalJSON.format`). The state
     /// encoder writes its numbers with it too, so both texts spell a number alike.
     static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-        guard value.isFinite, value == value.rounded(), abs(value) < 9_007_199_254_740_992 else {
+        // Whole when converting to an integer and back gives it again: the test `value == value.rounded()` makes
+        // without a call to `round`. NaN and the infinities fail the bound.
+        guard abs(value) < 9_007_199_254_740_992, case let whole = Int64(value), Double(whole) == value else {
             var text = CanonicalJSON.format(value)
             text.withUTF8 { bytes.append(contentsOf: $0) }
             return
         }
-        let whole = Int64(value)
-        if whole == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if whole < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Most numbers are small: one digit is one byte, without the buffer below.
+        if whole >= 0 && whole < 10 { bytes.append(UInt8(ascii: "0") + UInt8(whole)); return }
         var magnitude = whole.magnitude
+        // Digits written from the end of a buffer, sign first, then appended at once rather than byte by byte.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var count = 0
+            var start = 20
             while magnitude > 0 {
-                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
-                count += 1
             }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[index]) }
+            if whole < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 

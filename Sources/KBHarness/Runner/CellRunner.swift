@@ -7,6 +7,19 @@ public enum StrategyCatalog {
     public static let versionKeys = IQVersion.presets.filter { $0.version != .v8 }.map { "iq@\($0.key)" }
     /// Every strategy key, in matrix order.
     public static let keys = ["iq", "tp", "guide", "ours"] + versionKeys
+    /// Whether strategy `key`'s IQ line attaches its toolbar only once it handles a show (7.0–7.1):
+    /// `version(key)?.attachesToolbarAtShow`, read in place rather than from a copy of the whole version,
+    /// as compiling every cell asks it.
+    static func toolbarArrivesLate(_ key: String) -> Bool {
+        if key == "iq" { return IQVersion.v8.attachesToolbarAtShow }
+        guard key.hasPrefix("iq@") else { return false }
+        let suffix = key.dropFirst(3), presets = IQVersion.presets
+        for index in presets.indices where presets[index].key == suffix {
+            return presets[index].version.attachesToolbarAtShow
+        }
+        return false
+    }
+
     /// Other names of a key: `iq@8` is `iq`.
     public static let aliases = ["iq@8": "iq"]
     /// `key` with its alias resolved (`iq@8` is `iq`); other names unchanged.
@@ -31,11 +44,17 @@ public enum StrategyCatalog {
 
     /// The strategy `key` configured for `scenario`, or nil for an unknown key.
     public static func strategy(_ key: String, for scenario: Scenario) -> AvoidanceStrategy? {
-        if let version = version(key) { return .iqKeyboardManager(scenario.iqOptions(version: version), key: key) }
+        strategy(key, options: scenario.options)
+    }
+
+    /// The strategy `key` configured by a scenario's options, or nil for an unknown key: what
+    /// `strategy(_:for:)` reads of the scenario, which a cell passes without copying the whole scenario.
+    static func strategy(_ key: String, options: ScenarioOptions) -> AvoidanceStrategy? {
+        if let version = version(key) { return .iqKeyboardManager(options.iqOptions(version: version), key: key) }
         switch key {
         case "tp": return .tpKeyboardAvoiding()
         case "guide": return .keyboardLayoutGuide()
-        case "ours": return .recommended(RecommendedOptions(keyboardDistance: scenario.options.keyboardDistance))
+        case "ours": return .recommended(RecommendedOptions(keyboardDistance: options.keyboardDistance))
         default: return nil
         }
     }
@@ -43,12 +62,51 @@ public enum StrategyCatalog {
     /// The scenario as strategy `key` sees it: an IQ version whose toolbar is on by default (up to 7.x)
     /// attaches it unless the scenario says whether it is on.
     public static func scenario(_ scenario: Scenario, for key: String) -> Scenario {
-        guard let version = version(key), version.attachesToolbarByDefault, !scenario.options.toolbarEnabledIsSet else {
-            return scenario
-        }
+        guard turnsToolbarOn(scenario, for: key) else { return scenario }
         var result = scenario
         result.options.toolbar.isEnabled = true
         return result
+    }
+
+    /// Whether strategy `key` sees `scenario` with its toolbar turned on (`scenario(_:for:)` changes it).
+    static func turnsToolbarOn(_ scenario: Scenario, for key: String) -> Bool {
+        turnsToolbarOn(toolbarEnabledIsSet: scenario.options.toolbarEnabledIsSet, for: key)
+    }
+
+    /// `turnsToolbarOn(_:for:)` of a scenario whose `options.toolbarEnabledIsSet` is `toolbarEnabledIsSet`.
+    static func turnsToolbarOn(toolbarEnabledIsSet: Bool, for key: String) -> Bool {
+        guard let version = version(key) else { return false }
+        return version.attachesToolbarByDefault && !toolbarEnabledIsSet
+    }
+}
+
+/// A scenario and a device, held once for the cells that run the one on the other: a cell, its runner and the
+/// driver compiling its steps hold one reference to them, not a copy of every string and array they contain
+/// (retained and released at each copy, atomically, and shared with the thread that planned the cells).
+public final class CellDefinitions: Sendable {
+    /// The scenario.
+    public let scenario: Scenario
+    /// The device.
+    public let device: DeviceProfile
+    /// The scenario's layout traits, worked out once for the scenario on every device and orientation it is
+    /// laid out in (about one per planned scenario) instead of at each layout.
+    let traits: LayoutTraits
+
+    /// Holds `scenario` and `device`.
+    public convenience init(scenario: Scenario, device: DeviceProfile) {
+        self.init(scenario: scenario, device: device, traits: LayoutTraits(scenario))
+    }
+
+    /// Holds `scenario` and `device`, with `traits`, `LayoutTraits(scenario)` worked out before.
+    init(scenario: Scenario, device: DeviceProfile, traits: LayoutTraits) {
+        self.scenario = scenario
+        self.device = device
+        self.traits = traits
+    }
+
+    /// `scenario` laid out on `device` in `orientation` with the traits held: `scenario.resolve(on:orientation:)`.
+    func resolve(_ orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
+        try scenario.resolve(on: LayoutGeometry(device, orientation), deviceKey: device.key, traits: traits).screen
     }
 }
 
@@ -56,19 +114,32 @@ public enum StrategyCatalog {
 public struct CellRunner: Sendable {
     /// The cell.
     public let key: CellKey
-    /// Its scenario.
-    public let scenario: Scenario
-    /// Its device.
-    public let device: DeviceProfile
+    /// Its scenario as its strategy sees it (`StrategyCatalog.scenario`), and its device.
+    let definitions: CellDefinitions
+    /// Its scenario, as its strategy sees it. Read in place (`_read`): a getter would copy it at every use.
+    public var scenario: Scenario { _read { yield definitions.scenario } }
+    /// Its device, read in place.
+    public var device: DeviceProfile { _read { yield definitions.device } }
     /// Its strategy.
     public let strategy: AvoidanceStrategy
 
     /// Prepares a cell; nil when the strategy key is unknown.
     public init?(key: CellKey, scenario: Scenario, device: DeviceProfile) {
-        guard let strategy = StrategyCatalog.strategy(key.strategy, for: scenario) else { return nil }
+        self.init(key: key, definitions: CellDefinitions(scenario: scenario, device: device))
+    }
+
+    /// Prepares a cell of `definitions`, shared with the cells of the same scenario and device unless the
+    /// strategy sees the scenario otherwise; nil when the strategy key is unknown.
+    init?(key: CellKey, definitions: CellDefinitions) {
+        // The fields the strategy reads, not the whole scenario: an argument read from a class is copied.
+        guard let strategy = StrategyCatalog.strategy(key.strategy, options: definitions.scenario.options) else { return nil }
         self.key = key
-        self.scenario = StrategyCatalog.scenario(scenario, for: key.strategy)
-        self.device = device
+        self.definitions = StrategyCatalog.turnsToolbarOn(
+            toolbarEnabledIsSet: definitions.scenario.options.toolbarEnabledIsSet, for: key.strategy)
+            // The toolbar option changes no layout: the traits stay.
+            ? CellDefinitions(scenario: StrategyCatalog.scenario(definitions.scenario, for: key.strategy),
+                              device: definitions.device, traits: definitions.traits)
+            : definitions
         self.strategy = strategy
     }
 
@@ -84,9 +155,9 @@ public struct CellRunner: Sendable {
     /// steps it compiled for the cell before when that cell differs only in what compiling does not read (the
     /// strategies of one keyboard, most of them).
     func compile(screens: ScreenCache? = nil) throws(ScenarioFileError) -> Compiled {
-        let toolbarArrivesLate = StrategyCatalog.version(key.strategy)?.attachesToolbarAtShow ?? false
+        let toolbarArrivesLate = StrategyCatalog.toolbarArrivesLate(key.strategy)
         let make = { () throws(ScenarioFileError) -> Compiled in
-            let driver = ScenarioDriver(scenario: scenario, device: device, keyboardKind: key.keyboard,
+            let driver = ScenarioDriver(definitions: definitions, keyboardKind: key.keyboard,
                                         cellOrientation: key.orientation, screens: screens,
                                         toolbarArrivesLate: toolbarArrivesLate)
             let (initial, steps, ownAccessories) = try driver.compile()
@@ -137,8 +208,8 @@ public struct CellRunner: Sendable {
             steps[index].failed.removeAll(where: known.contains)
         }
         let mismatches = CellRunner.compare(steps, with: expected, for: key)
-        let gaps = steps.compactMap { $0.value(of: "gap") }
-        let occlusions = steps.compactMap { $0.value(of: "occlusion") }
+        let gaps = steps.compactMap { $0.metrics.value(of: .gap) }
+        let occlusions = steps.compactMap { $0.metrics.value(of: .occlusion) }
         var message: String?
         if let index = steps.firstIndex(where: { !$0.failed.isEmpty }) {
             let details = steps[index].failureDetails.filter { steps[index].failed.contains($0.invariant) }
@@ -160,13 +231,16 @@ public struct CellRunner: Sendable {
         let screen = compiled.initial.screen
         var simulation = Simulation(screen: screen, strategy: strategy)
         let named = CellRunner.namedViews(expected)
-        let make = { ScreenCache.Observation(trackedViews: trackedViews(compiled.initial, named: named),
-                                             baseline: RestoreBaseline(screen), named: named) }
+        let make = { () -> ScreenCache.Observation in
+            let views = trackedViews(compiled.initial, named: named)
+            return ScreenCache.Observation(trackedViews: views, metricNames: StepObserver.metricNames(tracking: views),
+                                           baseline: RestoreBaseline(screen), named: named)
+        }
         let observation = screens?.observation(scenario, on: device, orientation: key.orientation, named: named,
                                                make: make) ?? make()
         let observer = StepObserver(contentRoot: compiled.initial.contentRoot,
-                                    trackedViews: observation.trackedViews,
-                                    names: screen.names, scenario: scenario, toolbar: scenario.options.toolbar,
+                                    trackedViews: observation.trackedViews, metricNames: observation.metricNames,
+                                    names: screen.names, definitions: definitions, toolbar: scenario.options.toolbar,
                                     ownAccessories: compiled.ownAccessories)
         let baseline = observation.baseline
         var keyboardWasShown = false

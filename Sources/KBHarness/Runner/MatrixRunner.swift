@@ -618,7 +618,7 @@ public enum MatrixRunner {
     /// and then passes is `flaky`.
     static func attempts(_ cell: PlannedCell, expected: [ExpectedValue], options: RunOptions,
                          screens: ScreenCache? = nil) -> CellOutcome {
-        guard let runner = CellRunner(key: cell.key, scenario: cell.scenario, device: cell.device) else {
+        guard let runner = CellRunner(key: cell.key, definitions: cell.definitions) else {
             return CellOutcome(key: cell.key, status: .error, steps: [], mismatches: [], minGap: nil,
                                maxOcclusion: nil, message: "unknown strategy '\(cell.key.strategy)'")
         }
@@ -702,33 +702,21 @@ public enum MatrixRunner {
         var key: CellKey
         /// The definitions, shared by every cell of a scenario on a device: a cell is copied (into its batch, to
         /// its thread, back for judging) for one retain, not one per string and array of the definitions.
-        private let definitions: Definitions
+        let definitions: CellDefinitions
         /// Its scenario.
         var scenario: Scenario { definitions.scenario }
         /// Its device.
         var device: DeviceProfile { definitions.device }
 
-        /// The scenario and device of cells, held once for all of them.
-        final class Definitions: Sendable {
-            let scenario: Scenario
-            let device: DeviceProfile
-
-            /// Holds `scenario` and `device`.
-            init(scenario: Scenario, device: DeviceProfile) {
-                self.scenario = scenario
-                self.device = device
-            }
-        }
-
         /// A cell of `definitions`.
-        init(key: CellKey, definitions: Definitions) {
+        init(key: CellKey, definitions: CellDefinitions) {
             self.key = key
             self.definitions = definitions
         }
 
         /// A cell with definitions of its own.
         init(key: CellKey, scenario: Scenario, device: DeviceProfile) {
-            self.init(key: key, definitions: Definitions(scenario: scenario, device: device))
+            self.init(key: key, definitions: CellDefinitions(scenario: scenario, device: device))
         }
     }
 
@@ -777,12 +765,18 @@ public enum MatrixRunner {
         /// The selected cells of one scenario.
         func cells(of scenario: Scenario) -> [PlannedCell] {
             // Cells come device by device: one set of definitions for each device's cells.
-            var shared: PlannedCell.Definitions?
+            var shared: CellDefinitions?
+            // The scenario's layout traits, once for all its devices (the cells' layouts read them).
+            var traits: LayoutTraits?
             return library.cells(for: scenario, strategies: selection.strategies).compactMap { cell in
                 guard selection.selects(cell), let device = library.device(cell.device) else { return nil }
                 let key = CellKey(scenario: scenario.key, device: cell.device, orientation: cell.orientation,
                                   keyboard: cell.keyboard, strategy: cell.strategy)
-                if shared?.device.key != device.key { shared = PlannedCell.Definitions(scenario: scenario, device: device) }
+                if shared?.device.key != device.key {
+                    let scenarioTraits = traits ?? LayoutTraits(scenario)
+                    traits = scenarioTraits
+                    shared = CellDefinitions(scenario: scenario, device: device, traits: scenarioTraits)
+                }
                 return PlannedCell(key: key, definitions: shared!)
             }
         }

@@ -14,8 +14,8 @@ struct ScenarioDriver {
         var accessory: InputAccessory?
     }
 
-    let scenario: Scenario
-    let device: DeviceProfile
+    /// The scenario and device, held by reference: the driver and its state read them, never copy them.
+    let definitions: CellDefinitions
     let keyboardKind: KeyboardKind
     /// The orientation the cell starts in.
     let cellOrientation: Orientation
@@ -26,13 +26,14 @@ struct ScenarioDriver {
 
     /// The compiled steps, the screen the cell starts on, and the inputs with their own accessory view.
     func compile() throws(ScenarioFileError) -> (initial: ResolvedScreen, steps: [CompiledStep], ownAccessories: Set<NodeID>) {
-        var state = try State(scenario: scenario, device: device, orientation: cellOrientation, kind: keyboardKind,
+        var state = try State(definitions: definitions, orientation: cellOrientation, kind: keyboardKind,
                               cache: screens)
         state.toolbarArrivesLate = toolbarArrivesLate
         let initial = state.resolved
+        let scenarioSteps = definitions.scenario.steps
         var steps: [CompiledStep] = []
-        steps.reserveCapacity(scenario.steps.count)
-        for step in scenario.steps {
+        steps.reserveCapacity(scenarioSteps.count)
+        for step in scenarioSteps {
             steps.append(try state.compile(step))
         }
         return (initial, steps, Set(state.accessories.declared.keys))
@@ -40,10 +41,15 @@ struct ScenarioDriver {
 
     /// What the driver tracks between steps: focus, keyboard, orientation and their screens.
     private struct State {
-        let scenario: Scenario
+        /// The scenario and device, by reference: the state is copied as it compiles.
+        let definitions: CellDefinitions
+        /// The scenario, read in place.
+        var scenario: Scenario { _read { yield definitions.scenario } }
+        /// The device, copied once: read from `definitions` at every keyboard change, it was copied there each
+        /// time (a retain and release of each of its strings and arrays).
+        let device: DeviceProfile
         /// Whether IQ's toolbar arrives only after the keyboard has been announced without it.
         var toolbarArrivesLate = false
-        let device: DeviceProfile
         var orientation: Orientation
         var kind: KeyboardKind
         var resolved: ResolvedScreen
@@ -65,28 +71,30 @@ struct ScenarioDriver {
         let accessories: AccessoryRule
         let cache: ScreenCache?
 
-        init(scenario: Scenario, device: DeviceProfile, orientation: Orientation, kind: KeyboardKind,
+        init(definitions: CellDefinitions, orientation: Orientation, kind: KeyboardKind,
              cache: ScreenCache?) throws(ScenarioFileError) {
-            self.scenario = scenario
-            self.device = device
+            self.definitions = definitions
+            device = definitions.device
             self.orientation = orientation
             self.kind = kind
             self.cache = cache
-            resolved = try State.resolve(scenario, on: device, orientation: orientation, cache: cache)
+            resolved = try State.resolve(definitions, orientation: orientation, cache: cache)
             screens[orientation] = resolved
-            accessories = AccessoryRule(scenario: scenario, resolved: resolved, device: device,
-                                        declared: cache?.declaredAccessories(scenario, resolved: resolved))
+            accessories = AccessoryRule(scenario: definitions.scenario, resolved: resolved, device: device,
+                                        declared: cache?.declaredAccessories(definitions.scenario, resolved: resolved))
         }
 
         /// The screen in `orientation`, through the cache when there is one.
-        static func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation,
+        static func resolve(_ definitions: CellDefinitions, orientation: Orientation,
                             cache: ScreenCache?) throws(ScenarioFileError) -> ResolvedScreen {
-            if let cache { return try cache.resolve(scenario, on: device, orientation: orientation) }
-            return try scenario.resolve(on: device, orientation: orientation)
+            if let cache { return try cache.resolve(definitions, orientation: orientation) }
+            return try definitions.resolve(orientation)
         }
 
         mutating func compile(_ located: Located<ScenarioStep>) throws(ScenarioFileError) -> CompiledStep {
+            // Every event is appended here, where it stays: no array per notification group joined into it.
             var events: [Event] = []
+            events.reserveCapacity(12)
             let action: String
             switch located.value {
             case .focus(let id, let order):
@@ -100,29 +108,30 @@ struct ScenarioDriver {
                 focused = target
                 if keyboardUp {
                     events.append(.beginEditing(target))
-                    events += refocus()
+                    refocus(into: &events)
                 } else if order == .keyboardFirst {
                     // Begin-editing follows the will pair in the same turn; the did pair ends the animation.
-                    var shown = show()
-                    shown.insert(.beginEditing(target), at: shown.firstIndex(of: .endOfRunLoopTurn) ?? shown.endIndex)
-                    events += shown
+                    let start = events.endIndex
+                    show(into: &events)
+                    events.insert(.beginEditing(target),
+                                  at: events[start...].firstIndex(of: .endOfRunLoopTurn) ?? events.endIndex)
                 } else {
                     events.append(.beginEditing(target))
-                    events += show()
+                    show(into: &events)
                 }
             case .keyboard(.show):
                 action = "keyboard show \(kind.rawValue)"
-                if !keyboardUp { events += show() }
+                if !keyboardUp { show(into: &events) }
             case .keyboard(.hide):
                 action = "keyboard hide"
-                if keyboardUp { events += hide() }
+                if keyboardUp { hide(into: &events) }
             case .keyboard(.kind(let newKind)):
                 action = "keyboard \(newKind.rawValue)"
                 kind = newKind
-                events += show()
+                show(into: &events)
             case .keyboard(.frame(let frame)):
                 action = "keyboard frame \(frame)"
-                events += notifications(frame, hiding: false)
+                notifications(frame, hiding: false, into: &events)
                 keyboardUp = true
                 shownFrame = frame
                 shownAccessory = nil
@@ -131,7 +140,7 @@ struct ScenarioDriver {
                 action = "dismiss"
                 if let focused { events.append(.endEditing(focused)) }
                 focused = nil
-                if keyboardUp { events += hide() }
+                if keyboardUp { hide(into: &events) }
             case .endEditing:
                 action = "end editing"
                 if let focused { events.append(.endEditing(focused)) }
@@ -140,23 +149,23 @@ struct ScenarioDriver {
                 action = "rotate \(newOrientation.rawValue)"
                 guard newOrientation != orientation else { break }
                 if screens[newOrientation] == nil {
-                    screens[newOrientation] = try State.resolve(scenario, on: device, orientation: newOrientation, cache: cache)
+                    screens[newOrientation] = try State.resolve(definitions, orientation: newOrientation, cache: cache)
                 }
                 orientation = newOrientation
                 resolved = screens[newOrientation]!
                 events.append(.relayout(resolved.screen))
-                if keyboardUp { events += show() }
+                if keyboardUp { show(into: &events) }
             case .next, .previous:
                 let forward = located.value == .next
                 action = forward ? "next" : "previous"
                 guard let current = focused else { break }
                 let navigation = ResponderNavigation(around: current, in: resolved.screen,
-                                                     order: scenario.options.toolbar.order)
+                                                     order: definitions.scenario.options.toolbar.order)
                 guard let target = forward ? navigation.next : navigation.previous else { break }
                 events.append(.endEditing(current))
                 events.append(.beginEditing(target))
                 focused = target
-                events += refocus()
+                refocus(into: &events)
             case .caret(let position):
                 guard let focused else {
                     throw ScenarioFileError(at: located.location, field: "steps.caret",
@@ -206,73 +215,71 @@ struct ScenarioDriver {
         /// The keyboard of the current kind appearing (or changing) in the current orientation, with the
         /// focused input's accessory on top; always posted, as UIKit does for a show, a kind change or a
         /// rotation.
-        mutating func show() -> [Event] { present(onlyIfChanged: false) }
+        mutating func show(into events: inout [Event]) { present(onlyIfChanged: false, into: &events) }
 
         /// After focus moved while the keyboard is up: UIKit posts the notifications again only when the new
         /// input's frame (its accessory) differs from the one on screen (spec §3.4 C.3).
-        mutating func refocus() -> [Event] {
-            guard keyboardUp, !frameIsExplicit else { return [] }
-            return present(onlyIfChanged: true)
+        mutating func refocus(into events: inout [Event]) {
+            guard keyboardUp, !frameIsExplicit else { return }
+            present(onlyIfChanged: true, into: &events)
         }
 
         /// Presents the keyboard for the focused input, posting its frame unless `onlyIfChanged` and it is
         /// the frame already on screen.
-        mutating func present(onlyIfChanged: Bool) -> [Event] {
+        mutating func present(onlyIfChanged: Bool, into events: inout [Event]) {
             // A kind this profile has no number for; the library validation keeps such steps out.
-            guard device.keyboardHeight(kind, orientation) != nil else { return [] }
+            guard device.keyboardHeight(kind, orientation) != nil else { return }
             keyboardUp = true
             frameIsExplicit = false
             let accessory = accessories.accessory(of: focused, in: resolved.screen)
             let frame = device.keyboardFrame(kind, orientation, accessoryHeight: accessory?.height ?? 0)
             if onlyIfChanged && frame == shownFrame {
                 shownAccessory = accessory
-                return []
+                return
             }
             // A hardware keyboard without an accessory: nothing on screen; whatever was there goes.
-            guard let frame else { return slideOff() }
-            var early: [Event] = []
+            guard let frame else { return slideOff(into: &events) }
             if toolbarArrivesLate, accessory?.source == .iqToolbar, shownAccessory?.source != .iqToolbar,
                let bare = device.keyboardFrame(kind, orientation, accessoryHeight: 0) {
                 // IQ 7.0–7.1 attach the toolbar while handling the keyboard's show: UIKit announces the keyboard
                 // without it first, then again with it.
-                early = notifications(bare, hiding: !kind.isDocked)
+                notifications(bare, hiding: !kind.isDocked, into: &events)
             }
             shownFrame = frame
             shownAccessory = accessory
             // Undocking a keyboard is announced as a hide in UIKit, with the floating frame.
-            return early + notifications(frame, hiding: !kind.isDocked)
+            notifications(frame, hiding: !kind.isDocked, into: &events)
         }
 
         /// The keyboard going away.
-        mutating func hide() -> [Event] {
+        mutating func hide(into events: inout [Event]) {
             keyboardUp = false
             frameIsExplicit = false
-            return slideOff()
+            slideOff(into: &events)
         }
 
         /// The frame on screen, accessory included, sliding off the bottom of the screen; nothing when
         /// nothing is on screen (a hardware keyboard without an accessory).
-        mutating func slideOff() -> [Event] {
-            guard let current = shownFrame else { return [] }
+        mutating func slideOff(into events: inout [Event]) {
+            guard let current = shownFrame else { return }
             shownFrame = nil
             shownAccessory = nil
             let size = device.windowSize(orientation)
-            return notifications(Rect(x: 0, y: size.height, width: size.width, height: current.height), hiding: true)
+            notifications(Rect(x: 0, y: size.height, width: size.width, height: current.height), hiding: true,
+                          into: &events)
         }
 
         /// The four notifications UIKit posts for a keyboard frame change: the will pair in the turn that
         /// changed the keyboard, the did pair in a later one, once the animation is over.
-        mutating func notifications(_ frame: Rect, hiding: Bool) -> [Event] {
+        mutating func notifications(_ frame: Rect, hiding: Bool, into events: inout [Event]) {
             let begin = keyboardFrame
             keyboardFrame = frame
             let (will, did): (KeyboardNotificationKind, KeyboardNotificationKind) = hiding ? (.willHide, .didHide) : (.willShow, .didShow)
-            return [
-                .keyboard(KeyboardNotification(kind: .willChangeFrame, beginFrame: begin, endFrame: frame)),
-                .keyboard(KeyboardNotification(kind: will, beginFrame: begin, endFrame: frame)),
-                .endOfRunLoopTurn,
-                .keyboard(KeyboardNotification(kind: .didChangeFrame, beginFrame: begin, endFrame: frame)),
-                .keyboard(KeyboardNotification(kind: did, beginFrame: begin, endFrame: frame)),
-            ]
+            events.append(.keyboard(KeyboardNotification(kind: .willChangeFrame, beginFrame: begin, endFrame: frame)))
+            events.append(.keyboard(KeyboardNotification(kind: will, beginFrame: begin, endFrame: frame)))
+            events.append(.endOfRunLoopTurn)
+            events.append(.keyboard(KeyboardNotification(kind: .didChangeFrame, beginFrame: begin, endFrame: frame)))
+            events.append(.keyboard(KeyboardNotification(kind: did, beginFrame: begin, endFrame: frame)))
         }
     }
 }
@@ -283,8 +290,10 @@ struct ScenarioDriver {
 final class ScreenCache {
     /// What the cells starting on one screen observe alike, whatever their keyboard or strategy.
     struct Observation {
-        /// The views `StepObserver` records, their metric names made once for all those cells.
+        /// The views `StepObserver` records.
         var trackedViews: [StepObserver.TrackedView]
+        /// The names of their metrics and the global ones, made once for all those cells' steps.
+        var metricNames: MetricNameTable
         /// What must come back once the keyboard is gone.
         var baseline: RestoreBaseline
         /// The view names the expected values it was made for mention (`CellRunner.namedViews`).
@@ -518,10 +527,25 @@ final class ScreenCache {
     /// `scenario` resolved on `device` in `orientation`, resolved once per scenario, device and orientation.
     func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation) throws(ScenarioFileError)
         -> ResolvedScreen {
+        try resolve(scenario, on: device, orientation: orientation) { () throws(ScenarioFileError) in
+            try scenario.resolve(on: device, orientation: orientation)
+        }
+    }
+
+    /// The scenario and device of `definitions` resolved in `orientation`, with the scenario's traits held there.
+    func resolve(_ definitions: CellDefinitions, orientation: Orientation) throws(ScenarioFileError) -> ResolvedScreen {
+        try resolve(definitions.scenario, on: definitions.device, orientation: orientation) { () throws(ScenarioFileError) in
+            try definitions.resolve(orientation)
+        }
+    }
+
+    /// `scenario` on `device` in `orientation` from the cache, laid out by `layout` when it is not there.
+    private func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation,
+                         layout: () throws(ScenarioFileError) -> ResolvedScreen) throws(ScenarioFileError) -> ResolvedScreen {
         own(scenario, device)
         if let cached = screens[orientation] { return try cached.get() }
         do {
-            let screen = try scenario.resolve(on: device, orientation: orientation)
+            let screen = try layout()
             screens[orientation] = .success(screen)
             return screen
         } catch {

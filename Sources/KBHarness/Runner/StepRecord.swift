@@ -21,7 +21,7 @@ public struct StepRecord: Sendable, Equatable {
     /// Name of the focused view after the step.
     public var focused: String?
     /// Metric name → value, in a stable order (`root.y`, `gap`, `form.contentOffset.y`, …).
-    public var metrics: [(name: String, value: Double)]
+    public var metrics: StepMetrics
     /// Invariants that failed at this step and are not declared known.
     public var failed: [Invariant]
     /// Invariants that failed at this step as a `knownIssues` entry of the scenario says they do.
@@ -34,9 +34,7 @@ public struct StepRecord: Sendable, Equatable {
     public var navigation: NavigationRecord?
 
     /// The value of a metric, if the step has it.
-    public func value(of metric: String) -> Double? {
-        metrics.first { $0.name == metric }?.value
-    }
+    public func value(of metric: String) -> Double? { metrics.value(of: metric) }
 
     /// Equality over every field (tuples in `metrics` prevent synthesis).
     public static func == (lhs: StepRecord, rhs: StepRecord) -> Bool {
@@ -44,8 +42,89 @@ public struct StepRecord: Sendable, Equatable {
             && lhs.failureDetails.map(\.text) == rhs.failureDetails.map(\.text)
             && lhs.failureDetails.map(\.invariant) == rhs.failureDetails.map(\.invariant)
             && lhs.needToMoveLog == rhs.needToMoveLog && lhs.navigation == rhs.navigation
-            && lhs.metrics.count == rhs.metrics.count
-            && zip(lhs.metrics, rhs.metrics).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+            && StepMetrics.sameMetrics(lhs.metrics, rhs.metrics)
+    }
+}
+
+/// The metric names the steps of one screen's cells can have: the global metrics, then each tracked view's,
+/// made once and shared by every step recorded on that screen, so a step holds one reference to them instead of
+/// a string per metric (retained when the step is made and copied, released when it is freed).
+public final class MetricNameTable: Sendable {
+    /// Every name, by slot.
+    public let names: [String]
+
+    /// A table of `names`, each at its index.
+    public init(_ names: [String]) { self.names = names }
+}
+
+/// A step's metrics: name and value pairs, in the order they were recorded, each name a slot of a table the
+/// step shares with the other steps of its screen. Reads as a collection of `(name:, value:)` pairs.
+public struct StepMetrics: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    /// One metric: its name's slot in `table` and its value.
+    struct Entry: Equatable {
+        var slot: Int32
+        var value: Double
+    }
+
+    /// The names the entries' slots index.
+    let table: MetricNameTable
+    /// The metrics, in recorded order.
+    private(set) var entries: [Entry]
+
+    /// Metrics of `table`'s names.
+    init(table: MetricNameTable, entries: [Entry]) {
+        self.table = table
+        self.entries = entries
+    }
+
+    /// The pairs in order, names in a table of their own (tests, and steps read back from elsewhere).
+    public init<S: Sequence>(_ pairs: S) where S.Element == (name: String, value: Double) {
+        var names: [String] = [], entries: [Entry] = []
+        for pair in pairs {
+            entries.append(Entry(slot: Int32(names.count), value: pair.value))
+            names.append(pair.name)
+        }
+        self.init(table: MetricNameTable(names), entries: entries)
+    }
+
+    /// The pairs of a literal, in order.
+    public init(arrayLiteral elements: (name: String, value: Double)...) { self.init(elements) }
+
+    /// The first position.
+    public var startIndex: Int { 0 }
+    /// Past the last position.
+    public var endIndex: Int { entries.count }
+
+    /// The metric at `position`.
+    public subscript(position: Int) -> (name: String, value: Double) {
+        let entry = entries[position]
+        return (table.names[Int(entry.slot)], entry.value)
+    }
+
+    /// The value of the first metric named `name`, if the step has one.
+    public func value(of name: String) -> Double? {
+        for entry in entries where table.names[Int(entry.slot)] == name { return entry.value }
+        return nil
+    }
+
+    /// The value of a global metric, if the step has it: found by its slot, without a string compare per
+    /// metric, when the table is an observer's (`StepObserver.metricNames(tracking:)`), by name otherwise.
+    func value(of metric: StepObserver.GlobalMetric) -> Double? {
+        let slot = metric.rawValue
+        // An observer's table has its name there; the literal is the same string, so this compare is quick.
+        guard slot < table.names.count, table.names[Int(slot)] == metric.name else { return value(of: metric.name) }
+        for entry in entries where entry.slot == slot { return entry.value }
+        return nil
+    }
+
+    /// Whether two steps' metrics have the same names and values in the same order (NaN equal to nothing,
+    /// as with tuples of `Double`).
+    static func sameMetrics(_ lhs: StepMetrics, _ rhs: StepMetrics) -> Bool {
+        guard lhs.entries.count == rhs.entries.count else { return false }
+        if lhs.table === rhs.table {
+            return zip(lhs.entries, rhs.entries).allSatisfy { $0.slot == $1.slot && $0.value == $1.value }
+        }
+        return zip(lhs, rhs).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 }
 
@@ -71,73 +150,99 @@ struct StepObserver {
     struct TrackedView {
         var name: String
         var id: NodeID
-        /// Its metrics' names, made once rather than at every step of every cell.
-        let metricNames: MetricNames
 
         /// Tracks `id` under `name`.
         init(name: String, id: NodeID) {
             self.name = name
             self.id = id
-            metricNames = MetricNames(name)
         }
     }
 
-    /// The names of a tracked view's metrics: `<name>.origin.x`, `<name>.contentOffset.y`, …, in one array, so
-    /// the view is copied (at every step) for one retain, not one per name.
-    struct MetricNames {
-        /// One metric of a tracked view.
-        enum Part: Int, CaseIterable {
-            case originX, originY, minY, maxY
-            case placeholderX, placeholderY, placeholderWidth, placeholderHeight, placeholderVisible
-            case contentOffsetX, contentOffsetY, contentInsetTop, contentInsetBottom, indicatorInsetBottom
-            case adjustedInsetTop, adjustedInsetBottom
+    /// The metrics every screen can have, whatever it tracks: the first slots of every `MetricNameTable`, in
+    /// the order `record` writes them.
+    enum GlobalMetric: Int32, CaseIterable {
+        case rootX, rootY, movedDistance, needToMove, topGuide, keyboardMinY, keyboardHeight, keyboardAccessory
+        case navigationCount, navigationIndex, focusedMinY, focusedMaxY, gap, occlusion
 
-            /// What follows the view's name.
-            var suffix: String {
-                switch self {
-                case .originX: ".origin.x"
-                case .originY: ".origin.y"
-                case .minY: ".minY"
-                case .maxY: ".maxY"
-                case .placeholderX: ".placeholder.x"
-                case .placeholderY: ".placeholder.y"
-                case .placeholderWidth: ".placeholder.width"
-                case .placeholderHeight: ".placeholder.height"
-                case .placeholderVisible: ".placeholder.visible"
-                case .contentOffsetX: ".contentOffset.x"
-                case .contentOffsetY: ".contentOffset.y"
-                case .contentInsetTop: ".contentInset.top"
-                case .contentInsetBottom: ".contentInset.bottom"
-                case .indicatorInsetBottom: ".indicatorInset.bottom"
-                case .adjustedInsetTop: ".adjustedInset.top"
-                case .adjustedInsetBottom: ".adjustedInset.bottom"
-                }
+        /// The metric's name.
+        var name: String {
+            switch self {
+            case .rootX: "root.x"
+            case .rootY: "root.y"
+            case .movedDistance: "movedDistance"
+            case .needToMove: "needToMove"
+            case .topGuide: "topGuide"
+            case .keyboardMinY: "keyboard.minY"
+            case .keyboardHeight: "keyboard.height"
+            case .keyboardAccessory: "keyboard.accessory"
+            case .navigationCount: "navigation.count"
+            case .navigationIndex: "navigation.index"
+            case .focusedMinY: "focused.minY"
+            case .focusedMaxY: "focused.maxY"
+            case .gap: "gap"
+            case .occlusion: "occlusion"
             }
         }
+    }
 
-        /// Every name, in `Part` order.
-        private let names: [String]
+    /// One metric of a tracked view: `<name>.origin.x`, `<name>.contentOffset.y`, ….
+    enum ViewMetric: Int32, CaseIterable {
+        case originX, originY, minY, maxY
+        case placeholderX, placeholderY, placeholderWidth, placeholderHeight, placeholderVisible
+        case contentOffsetX, contentOffsetY, contentInsetTop, contentInsetBottom, indicatorInsetBottom
+        case adjustedInsetTop, adjustedInsetBottom
 
-        /// The names of view `name`'s metrics.
-        init(_ name: String) { names = Part.allCases.map { name + $0.suffix } }
+        /// What follows the view's name.
+        var suffix: String {
+            switch self {
+            case .originX: ".origin.x"
+            case .originY: ".origin.y"
+            case .minY: ".minY"
+            case .maxY: ".maxY"
+            case .placeholderX: ".placeholder.x"
+            case .placeholderY: ".placeholder.y"
+            case .placeholderWidth: ".placeholder.width"
+            case .placeholderHeight: ".placeholder.height"
+            case .placeholderVisible: ".placeholder.visible"
+            case .contentOffsetX: ".contentOffset.x"
+            case .contentOffsetY: ".contentOffset.y"
+            case .contentInsetTop: ".contentInset.top"
+            case .contentInsetBottom: ".contentInset.bottom"
+            case .indicatorInsetBottom: ".indicatorInset.bottom"
+            case .adjustedInsetTop: ".adjustedInset.top"
+            case .adjustedInsetBottom: ".adjustedInset.bottom"
+            }
+        }
+    }
 
-        /// The name of one metric.
-        subscript(part: Part) -> String { names[part.rawValue] }
+    /// The slot of metric `metric` of the tracked view at `index` in a table made by `metricNames(tracking:)`.
+    static func slot(ofView index: Int, _ metric: ViewMetric) -> Int32 {
+        Int32(GlobalMetric.allCases.count + index * ViewMetric.allCases.count) + metric.rawValue
+    }
+
+    /// The names of every metric a step can have when `views` are tracked: the global ones, then each view's.
+    static func metricNames(tracking views: [TrackedView]) -> MetricNameTable {
+        var names = GlobalMetric.allCases.map(\.name)
+        names.reserveCapacity(names.count + views.count * ViewMetric.allCases.count)
+        for view in views { names += ViewMetric.allCases.map { view.name + $0.suffix } }
+        return MetricNameTable(names)
     }
 
     /// The content controller's root view (reported as `root`).
     let contentRoot: NodeID
     /// Scroll views, text views and every view an expectation names.
     let trackedViews: [TrackedView]
+    /// The names of the metrics the steps can have (`metricNames(tracking: trackedViews)`), shared by every step.
+    let metricNames: MetricNameTable
     /// Scenario id of every node, for `focused`.
     let names: [String]
-    /// The scenario, whose views' readable labels (IB's user labels, classes, placeholders) messages show;
-    /// read only when a message is written, not at every step.
-    var scenario: Scenario?
+    /// The scenario (with its device), whose views' readable labels (IB's user labels, classes, placeholders)
+    /// messages show; read only when a message is written, not at every step.
+    var definitions: CellDefinitions?
     /// A view in a message: its id, with its label when it has one (`eml-00-001 "Email"`).
     func display(_ id: NodeID) -> String {
         let name = names[id.index]
-        return scenario?.label(of: name).map { "\(name) \"\($0)\"" } ?? name
+        return definitions?.scenario.label(of: name).map { "\(name) \"\($0)\"" } ?? name
     }
 
     /// Toolbar rules and navigation order of the scenario.
@@ -173,26 +278,33 @@ struct StepObserver {
                 moveLogStart: Int, accessory: InputAccessory? = nil) -> StepRecord {
         let world = simulation.world
         let screen = world.screen
-        var metrics: [(name: String, value: Double)] = []
-        metrics.reserveCapacity(12 + trackedViews.count * 8)
+        var metrics: [StepMetrics.Entry] = []
+        // Room for every metric the step can have, so the array is allocated once.
+        var capacity = GlobalMetric.allCases.count
+        for view in trackedViews {
+            let kind = screen[view.id].kind
+            capacity += 4 + (kind == .textView ? 5 : 0) + (kind.isScrollView ? 7 : 0)
+        }
+        metrics.reserveCapacity(capacity)
+        func put(_ metric: GlobalMetric, _ value: Double) { metrics.append(.init(slot: metric.rawValue, value: value)) }
         var failed: [Invariant] = []
         var details: [(invariant: Invariant, text: String)] = []
 
         let root = screen[contentRoot].frame.origin
-        metrics.append(("root.x", root.x))
-        metrics.append(("root.y", root.y))
-        metrics.append(("movedDistance", simulation.algorithm.movedDistance))
+        put(.rootX, root.x)
+        put(.rootY, root.y)
+        put(.movedDistance, simulation.algorithm.movedDistance)
         let log = simulation.algorithm.moveLog
         let needToMove = moveLogStart < log.count ? log[moveLogStart...].map(\.move) : []
-        if let last = needToMove.last { metrics.append(("needToMove", last)) }
+        if let last = needToMove.last { put(.needToMove, last) }
 
         let topGuide = StepObserver.topGuide(of: screen, contentRoot: contentRoot)
-        metrics.append(("topGuide", topGuide))
+        put(.topGuide, topGuide)
         let keyboard = StepObserver.dockedKeyboard(in: world)
-        metrics.append(("keyboard.minY", keyboard?.minY ?? screen.window.frame.height))
-        metrics.append(("keyboard.height", keyboard?.height ?? 0))
+        put(.keyboardMinY, keyboard?.minY ?? screen.window.frame.height)
+        put(.keyboardHeight, keyboard?.height ?? 0)
         // Only when one shows, so the states of cells without an accessory stay as they were.
-        if keyboard != nil, let accessory, accessory.height > 0 { metrics.append(("keyboard.accessory", accessory.height)) }
+        if keyboard != nil, let accessory, accessory.height > 0 { put(.keyboardAccessory, accessory.height) }
 
         var focusedName: String?
         var navigationRecord: NavigationRecord?
@@ -204,18 +316,18 @@ struct StepObserver {
                 canGoPrevious: navigation.canGoPrevious, canGoNext: navigation.canGoNext,
                 returnKey: navigation.canGoNext ? "next" : "done",
                 toolbar: ToolbarState.of(focused, in: screen, options: toolbar,
-                                         hasOwnAccessory: ownAccessories.contains(focused)))
-            metrics.append(("navigation.count", Double(navigation.list.count)))
-            if let index = navigation.index { metrics.append(("navigation.index", Double(index))) }
+                                         hasOwnAccessory: ownAccessories.contains(focused), navigation: navigation))
+            put(.navigationCount, Double(navigation.list.count))
+            if let index = navigation.index { put(.navigationIndex, Double(index)) }
             let frame = screen.frameInWindow(focused)
-            metrics.append(("focused.minY", frame.minY))
-            metrics.append(("focused.maxY", frame.maxY))
+            put(.focusedMinY, frame.minY)
+            put(.focusedMaxY, frame.maxY)
             // A scrolling text view, or a text view too tall for the room, is judged by its caret line.
             let judged = EditingTarget(of: focused, in: screen, room: keyboard.map { $0.minY - topGuide })
             if let keyboard {
                 let coverage = Coverage(of: judged, keyboard: keyboard)
-                metrics.append(("gap", keyboard.minY - frame.maxY))
-                metrics.append(("occlusion", coverage.occlusion))
+                put(.gap, keyboard.minY - frame.maxY)
+                put(.occlusion, coverage.occlusion)
                 if coverage.occlusion > tolerance {
                     failed.append(.covered)
                     details.append((.covered, coverage.message(display(focused), keyboard: keyboard)))
@@ -227,31 +339,33 @@ struct StepObserver {
             }
         }
 
-        for view in trackedViews {
+        for (index, view) in trackedViews.enumerated() {
             let node = screen[view.id]
             let frame = screen.frameInWindow(view.id)
-            let named = view.metricNames
-            metrics.append((named[.originX], node.frame.origin.x))
-            metrics.append((named[.originY], node.frame.origin.y))
-            metrics.append((named[.minY], frame.minY))
-            metrics.append((named[.maxY], frame.maxY))
+            func put(_ metric: ViewMetric, _ value: Double) {
+                metrics.append(.init(slot: StepObserver.slot(ofView: index, metric), value: value))
+            }
+            put(.originX, node.frame.origin.x)
+            put(.originY, node.frame.origin.y)
+            put(.minY, frame.minY)
+            put(.maxY, frame.maxY)
             if node.kind == .textView {
                 let placeholder = PlaceholderGeometry.of(view.id, in: screen)
-                metrics.append((named[.placeholderX], placeholder.frame.x))
-                metrics.append((named[.placeholderY], placeholder.frame.y))
-                metrics.append((named[.placeholderWidth], placeholder.frame.width))
-                metrics.append((named[.placeholderHeight], placeholder.frame.height))
-                metrics.append((named[.placeholderVisible], placeholder.isVisible ? 1 : 0))
+                put(.placeholderX, placeholder.frame.x)
+                put(.placeholderY, placeholder.frame.y)
+                put(.placeholderWidth, placeholder.frame.width)
+                put(.placeholderHeight, placeholder.frame.height)
+                put(.placeholderVisible, placeholder.isVisible ? 1 : 0)
             }
             if node.kind.isScrollView {
-                metrics.append((named[.contentOffsetX], node.contentOffset.x))
-                metrics.append((named[.contentOffsetY], node.contentOffset.y))
-                metrics.append((named[.contentInsetTop], node.contentInset.top))
-                metrics.append((named[.contentInsetBottom], node.contentInset.bottom))
-                metrics.append((named[.indicatorInsetBottom], node.verticalScrollIndicatorInsets.bottom))
+                put(.contentOffsetX, node.contentOffset.x)
+                put(.contentOffsetY, node.contentOffset.y)
+                put(.contentInsetTop, node.contentInset.top)
+                put(.contentInsetBottom, node.contentInset.bottom)
+                put(.indicatorInsetBottom, node.verticalScrollIndicatorInsets.bottom)
                 let adjusted = screen.adjustedContentInset(of: view.id)
-                metrics.append((named[.adjustedInsetTop], adjusted.top))
-                metrics.append((named[.adjustedInsetBottom], adjusted.bottom))
+                put(.adjustedInsetTop, adjusted.top)
+                put(.adjustedInsetBottom, adjusted.bottom)
             }
         }
 
@@ -263,7 +377,7 @@ struct StepObserver {
                 details.append(contentsOf: problems.map { (.notRestored, $0) })
             }
         }
-        return StepRecord(action: action, focused: focusedName, metrics: metrics, failed: failed,
+        return StepRecord(action: action, focused: focusedName, metrics: StepMetrics(table: metricNames, entries: metrics), failed: failed,
                           failureDetails: details, needToMoveLog: Array(needToMove), navigation: navigationRecord)
     }
 }

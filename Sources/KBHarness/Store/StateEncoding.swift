@@ -270,7 +270,21 @@ public struct StateEncoder {
         var encoded: EncodedState
     }
 
+    /// Where the steps of a known name table with given slots found their arrangement: slots are compared
+    /// as integers, the names only the first time a table's slots come.
+    private struct SlotArrangement {
+        /// The table's index in `tables`.
+        var table: Int
+        var slots: [Int32]
+        var arrangement: Int
+    }
+
     private var arrangements: [Arrangement] = []
+    private var slotArrangements: [SlotArrangement] = []
+    /// Name tables by their names: observers make one per screen, mostly with the names of the screen before.
+    private var tables: [[String]: Int] = [:]
+    /// The last table seen and its index: the steps of a cell, and of the cells after it, share it.
+    private var lastTable: (table: MetricNameTable, index: Int)?
     /// Metric lists by the arrangements their steps use (each once, in order of first use).
     private var lists: [[Int]: Int] = [:]
     private var metricLists: [MetricList] = []
@@ -290,6 +304,10 @@ public struct StateEncoder {
     /// Where each step's values start in `valueEnds`.
     private var stepValueStart: [Int] = []
     private var stepArrangement: [Int] = []
+    /// Whether each step has a metric whose value is not a finite number (written `null` and listed).
+    private var stepHasNonFinite: [Bool] = []
+    /// For each step, its placement in the cell's metric list (`MetricList.placements` of its arrangement).
+    private var stepPlacement: [[Int]] = []
 
     /// An encoder that knows nothing yet.
     public init() {}
@@ -300,19 +318,36 @@ public struct StateEncoder {
     /// The hash and stored form of `steps`. With `keepingCanonical`, the canonical JSON is written too and
     /// `canonicalText` gives it afterwards.
     public mutating func encode(_ steps: [StepRecord], keepingCanonical: Bool = false) -> EncodedState {
-        if arrangements.count > StateEncoder.arrangementLimit { self = StateEncoder() }
+        // Steps are read in place through a buffer: iterating the array would copy each step, a retain and a
+        // release for each of its strings and arrays.
+        steps.withUnsafeBufferPointer { encode($0, keepingCanonical: keepingCanonical) }
+    }
+
+    /// `encode(_:keepingCanonical:)` of the steps in `steps`.
+    private mutating func encode(_ steps: UnsafeBufferPointer<StepRecord>, keepingCanonical: Bool) -> EncodedState {
+        if arrangements.count > StateEncoder.arrangementLimit || slotArrangements.count > 4 * StateEncoder.arrangementLimit
+            || tables.count > StateEncoder.arrangementLimit {
+            self = StateEncoder()
+        }
         stepArrangement.removeAll(keepingCapacity: true)
         var used: [Int] = []
         var repeatsAName = false
-        for step in steps {
-            let arrangement = arrangementIndex(step.metrics, previous: stepArrangement.last)
+        var previous: Int?
+        for index in steps.indices {
+            let found = slotArrangementIndex(steps[index].metrics, previous: previous)
+            previous = found
+            let arrangement = slotArrangements[found].arrangement
             stepArrangement.append(arrangement)
             if !used.contains(arrangement) { used.append(arrangement) }
             repeatsAName = repeatsAName || arrangements[arrangement].repeatsAName
         }
         let list = metricListIndex(used)
+        // Each step's placement, looked up once per arrangement rather than once per step.
+        let placements = used.map { metricLists[list].placements[$0]! }
+        stepPlacement.removeAll(keepingCapacity: true)
+        for arrangement in stepArrangement { stepPlacement.append(placements[used.firstIndex(of: arrangement)!]) }
         formatValues(steps)
-        writeStored(steps, list: list)
+        writeStored(steps)
         if !keepingCanonical && !repeatsAName,
            let hit = recent.first(where: { $0.list == list && $0.steps == stored }) {
             return hit.encoded
@@ -332,17 +367,43 @@ public struct StateEncoder {
         return encoded
     }
 
-    /// The index of the arrangement of `metrics`' names, learnt now if new; `previous` is tried first.
-    private mutating func arrangementIndex(_ metrics: [(name: String, value: Double)], previous: Int?) -> Int {
+    /// The index in `tables` of a table with `table`'s names, learnt now if new.
+    private mutating func tableIndex(_ table: MetricNameTable) -> Int {
+        if let last = lastTable {
+            if last.table === table { return last.index }
+            // The next screen's observer usually tracks the same views: equal names, a table of its own.
+            if last.table.names == table.names {
+                lastTable = (table, last.index)
+                return last.index
+            }
+        }
+        let index = tables[table.names] ?? tables.count
+        tables[table.names] = index
+        lastTable = (table, index)
+        return index
+    }
+
+    /// The index in `slotArrangements` of the slots of `metrics`, learnt now if new; `previous` is tried first.
+    private mutating func slotArrangementIndex(_ metrics: StepMetrics, previous: Int?) -> Int {
+        let table = tableIndex(metrics.table)
+        let entries = metrics.entries
         func matches(_ index: Int) -> Bool {
-            let names = arrangements[index].names
-            guard names.count == metrics.count else { return false }
-            for position in names.indices where names[position] != metrics[position].name { return false }
+            let known = slotArrangements[index]
+            guard known.table == table, known.slots.count == entries.count else { return false }
+            for position in entries.indices where known.slots[position] != entries[position].slot { return false }
             return true
         }
         if let previous, matches(previous) { return previous }
-        if let found = arrangements.indices.first(where: matches) { return found }
-        let names = metrics.map(\.name)
+        if let found = slotArrangements.indices.first(where: matches) { return found }
+        let names = metrics.table.names
+        let arrangement = arrangementIndex(entries.map { names[Int($0.slot)] })
+        slotArrangements.append(SlotArrangement(table: table, slots: entries.map(\.slot), arrangement: arrangement))
+        return slotArrangements.count - 1
+    }
+
+    /// The index of the arrangement of the metric names `names`, learnt now if new.
+    private mutating func arrangementIndex(_ names: [String]) -> Int {
+        if let found = arrangements.firstIndex(where: { $0.names == names }) { return found }
         let order = names.indices.sorted { names[$0] < names[$1] }
         var repeats = false
         for (a, b) in zip(order, order.dropFirst()) where names[a] == names[b] { repeats = true }
@@ -405,16 +466,96 @@ public struct StateEncoder {
         return metricLists.count - 1
     }
 
-    /// Formats every step's metric values once, for both texts.
-    private mutating func formatValues(_ steps: [StepRecord]) {
-        values.removeAll(keepingCapacity: true)
-        valueEnds.removeAll(keepingCapacity: true)
+    /// Formats every step's metric values once, for both texts, into `values`, which keeps its size from cell
+    /// to cell (the text ends where `valueEnds` says): each number is written in place, not appended.
+    private mutating func formatValues(_ steps: UnsafeBufferPointer<StepRecord>) {
+        var ends = valueEnds
+        valueEnds = []
+        ends.removeAll(keepingCapacity: true)
         stepValueStart.removeAll(keepingCapacity: true)
-        for step in steps {
-            stepValueStart.append(valueEnds.count)
-            for metric in step.metrics {
-                JSONText.appendNumber(metric.value, to: &values)
-                valueEnds.append(values.count)
+        stepHasNonFinite.removeAll(keepingCapacity: true)
+        var count = 0
+        for index in steps.indices { count += steps[index].metrics.entries.count }
+        let room = count * StateEncoder.longestNumber
+        if values.count < room { values = [UInt8](repeating: 0, count: max(room, 2 * values.count)) }
+        values.withUnsafeMutableBufferPointer { text in
+            guard let base = text.baseAddress else { return }
+            var length = 0
+            for index in steps.indices {
+                stepValueStart.append(ends.count)
+                var nonFinite = false
+                for metric in steps[index].metrics.entries {
+                    length += StateEncoder.writeNumber(metric.value, to: base + length)
+                    ends.append(length)
+                    nonFinite = nonFinite || !metric.value.isFinite
+                }
+                stepHasNonFinite.append(nonFinite)
+            }
+        }
+        valueEnds = ends
+    }
+
+    /// The most bytes `writeNumber` writes: a `Double`'s shortest text (`-2.2250738585072014e-308`) has 24.
+    private static let longestNumber = 32
+
+    /// Writes `value` at `out` as `JSONText.appendNumber` appends it, and returns how many bytes that took.
+    private static func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard abs(value) < 9_007_199_254_740_992, case let whole = Int64(value), Double(whole) == value else {
+            var text = CanonicalJSON.format(value)
+            return text.withUTF8 { utf8 in
+                let count = min(utf8.count, longestNumber)
+                if let source = utf8.baseAddress { out.update(from: source, count: count) }
+                return count
+            }
+        }
+        if whole >= 0 && whole < 10 {
+            out[0] = UInt8(ascii: "0") + UInt8(whole)
+            return 1
+        }
+        var digits = 0, rest = whole.magnitude
+        while rest > 0 { digits += 1; rest /= 10 }
+        let sign = whole < 0 ? 1 : 0
+        if sign == 1 { out[0] = UInt8(ascii: "-") }
+        var at = sign + digits, magnitude = whole.magnitude
+        while magnitude > 0 {
+            at -= 1
+            out[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        }
+        return sign + digits
+    }
+
+    /// Appends step `step`'s values in the order of `placement` (an index into the step's metrics for each
+    /// position of its metric list, -1 for none: `null`), comma-separated: the row is put together in a buffer
+    /// and appended at once, not value by value.
+    private func appendValues(step: Int, placement: [Int], to out: inout [UInt8]) {
+        let first = stepValueStart[step]
+        valueEnds.withUnsafeBufferPointer { ends in
+            values.withUnsafeBufferPointer { values in
+                placement.withUnsafeBufferPointer { placement in
+                    var size = max(placement.count - 1, 0)
+                    for metric in placement {
+                        let slot = first + metric
+                        size += metric < 0 ? 4 : ends[slot] - (slot == 0 ? 0 : ends[slot - 1])
+                    }
+                    guard size > 0 else { return }
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { row in
+                        var at = 0
+                        for (position, metric) in placement.enumerated() {
+                            if position > 0 { row[at] = UInt8(ascii: ","); at += 1 }
+                            guard metric >= 0 else {
+                                row[at] = UInt8(ascii: "n"); row[at + 1] = UInt8(ascii: "u")
+                                row[at + 2] = UInt8(ascii: "l"); row[at + 3] = UInt8(ascii: "l")
+                                at += 4
+                                continue
+                            }
+                            let slot = first + metric
+                            var byte = slot == 0 ? 0 : ends[slot - 1]
+                            while byte < ends[slot] { row[at] = values[byte]; at += 1; byte += 1 }
+                        }
+                        out.append(contentsOf: UnsafeBufferPointer(row))
+                    }
+                }
             }
         }
     }
@@ -428,38 +569,39 @@ public struct StateEncoder {
     }
 
     /// Writes the stored form of `steps` to `stored`: see `StoredState`.
-    private mutating func writeStored(_ steps: [StepRecord], list: Int) {
+    private mutating func writeStored(_ steps: UnsafeBufferPointer<StepRecord>) {
         var out = stored
         stored = []
         out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "["))
         var nonFinite: [Int] = []
-        for (index, step) in steps.enumerated() {
+        for index in steps.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "["))
-            StateEncoder.appendString(step.action, to: &out)
+            StateEncoder.appendString(steps[index].action, to: &out)
             out.append(UInt8(ascii: ","))
-            StateEncoder.appendOptionalString(step.focused, to: &out)
+            StateEncoder.appendOptionalString(steps[index].focused, to: &out)
             out.append(contentsOf: ",[" as StaticString)
             nonFinite.removeAll(keepingCapacity: true)
-            let placement = metricLists[list].placements[stepArrangement[index]]!
-            for (position, metric) in placement.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                guard metric >= 0 else { out.append(contentsOf: "null" as StaticString); continue }
+            let placement = stepPlacement[index]
+            appendValues(step: index, placement: placement, to: &out)
+            if stepHasNonFinite[index] {
                 // A value that is not finite is written null, as the canonical JSON does, and listed.
-                if !step.metrics[metric].value.isFinite { nonFinite.append(position) }
-                appendValue(step: index, index: metric, to: &out)
+                for (position, metric) in placement.enumerated()
+                where metric >= 0 && !steps[index].metrics.entries[metric].value.isFinite {
+                    nonFinite.append(position)
+                }
             }
             out.append(contentsOf: "]," as StaticString)
-            StateEncoder.appendStrings(step.failed, to: &out) { $0.rawValue }
+            StateEncoder.appendStrings(steps[index].failed, to: &out) { $0.rawValue }
             out.append(UInt8(ascii: ","))
-            StateEncoder.appendStrings(step.known, to: &out) { $0.rawValue }
+            StateEncoder.appendStrings(steps[index].known, to: &out) { $0.rawValue }
             out.append(UInt8(ascii: ","))
-            StateEncoder.appendStrings(step.failureDetails, to: &out) { $0.text }
+            StateEncoder.appendStrings(steps[index].failureDetails, to: &out) { $0.text }
             out.append(UInt8(ascii: ","))
-            StateEncoder.appendNumbers(step.needToMoveLog, to: &out)
+            StateEncoder.appendNumbers(steps[index].needToMoveLog, to: &out)
             out.append(UInt8(ascii: ","))
-            if let navigation = step.navigation {
+            if let navigation = steps[index].navigation {
                 out.append(UInt8(ascii: "["))
                 StateEncoder.appendOptionalNumber(navigation.index.map(Double.init), to: &out)
                 out.append(UInt8(ascii: ","))
@@ -497,23 +639,23 @@ public struct StateEncoder {
     }
 
     /// Writes the canonical JSON of `steps` to `canonical`: one object per step, keys sorted at every level.
-    private mutating func writeCanonical(_ steps: [StepRecord]) {
+    private mutating func writeCanonical(_ steps: UnsafeBufferPointer<StepRecord>) {
         var out = canonical
         canonical = []
         out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "["))
-        for (index, step) in steps.enumerated() {
+        for index in steps.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: "{\"action\":" as StaticString)
-            StateEncoder.appendString(step.action, to: &out)
+            StateEncoder.appendString(steps[index].action, to: &out)
             out.append(contentsOf: ",\"details\":" as StaticString)
-            StateEncoder.appendStrings(step.failureDetails, to: &out) { $0.text }
+            StateEncoder.appendStrings(steps[index].failureDetails, to: &out) { $0.text }
             out.append(contentsOf: ",\"failed\":" as StaticString)
-            StateEncoder.appendStrings(step.failed, to: &out) { $0.rawValue }
+            StateEncoder.appendStrings(steps[index].failed, to: &out) { $0.rawValue }
             out.append(contentsOf: ",\"focused\":" as StaticString)
-            StateEncoder.appendOptionalString(step.focused, to: &out)
+            StateEncoder.appendOptionalString(steps[index].focused, to: &out)
             out.append(contentsOf: ",\"known\":" as StaticString)
-            StateEncoder.appendStrings(step.known, to: &out) { $0.rawValue }
+            StateEncoder.appendStrings(steps[index].known, to: &out) { $0.rawValue }
             out.append(contentsOf: ",\"metrics\":{" as StaticString)
             let arrangement = arrangements[stepArrangement[index]]
             for (position, metric) in arrangement.order.enumerated() {
@@ -522,7 +664,7 @@ public struct StateEncoder {
                 appendValue(step: index, index: metric, to: &out)
             }
             out.append(UInt8(ascii: "}"))
-            if let navigation = step.navigation {
+            if let navigation = steps[index].navigation {
                 out.append(contentsOf: ",\"navigation\":{\"index\":" as StaticString)
                 StateEncoder.appendOptionalNumber(navigation.index.map(Double.init), to: &out)
                 out.append(contentsOf: ",\"list\":" as StaticString)
@@ -548,7 +690,7 @@ public struct StateEncoder {
                 out.append(UInt8(ascii: "}"))
             }
             out.append(contentsOf: ",\"needToMoveLog\":" as StaticString)
-            StateEncoder.appendNumbers(step.needToMoveLog, to: &out)
+            StateEncoder.appendNumbers(steps[index].needToMoveLog, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
