@@ -18,7 +18,7 @@ final class Checkpointer: @unchecked Sendable {
         self.store = store
         try? store.database.execute("PRAGMA wal_autocheckpoint = 0")
         let stopped = self.stopped, finished = self.finished, path = store.path
-        let thread = Thread {
+        let thread = Thread.startNamed("kb checkpointer") {
             // The thread's own connection: a connection is used by one thread at a time.
             let connection = try? Database(path: path)
             var rounds = 0
@@ -32,9 +32,7 @@ final class Checkpointer: @unchecked Sendable {
             connection?.close()
             finished.signal()
         }
-        thread.name = "kbharness checkpointer"
         self.thread = thread
-        thread.start()
     }
 
     /// Stops the thread and gives checkpointing back to the store's connection.
@@ -50,4 +48,21 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     deinit { stop() }
+}
+
+extension Thread {
+    /// Starts `body` on a new thread named `name`, as `top -H` and profilers show it (15 bytes at most on Linux).
+    /// Foundation on Linux names only the running thread itself, and only once `start()` has returned to its
+    /// caller (a name set before `start()` never reaches the thread): the thread waits for that first.
+    static func startNamed(_ name: String, _ body: @escaping @Sendable () -> Void) -> Thread {
+        let started = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            started.wait()
+            Thread.current.name = name
+            body()
+        }
+        thread.start()
+        started.signal()
+        return thread
+    }
 }
