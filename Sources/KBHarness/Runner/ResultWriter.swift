@@ -10,8 +10,16 @@ final class ResultWriter: @unchecked Sendable {
     private let store: HarnessStore
     private let runID: Int64
     private let recordMode: RecordMode
-    private let queue = DispatchQueue(label: "kbharness result writer")
+    /// Signalled when the writer's thread is free for the next group; held while one is handed over or written.
     private let idle = DispatchSemaphore(value: 1)
+    /// Signalled when `next` holds a group for the writer's thread, or its end.
+    private let handed = DispatchSemaphore(value: 0)
+    /// Signalled when the writer's thread has ended.
+    private let ended = DispatchSemaphore(value: 0)
+    /// The group handed over; nil ends the writer's thread.
+    private var next: MatrixRunner.UnwrittenResults?
+    /// Whether the writer's thread still runs.
+    private var running = true
     /// What the last group's write threw, or the timing regressions written unconfirmed so far.
     private var failure: Error?
     private var flagged: [MatrixRunner.UnconfirmedTiming] = []
@@ -29,6 +37,22 @@ final class ResultWriter: @unchecked Sendable {
         // times the bytes of the write-ahead log: in memory it is a copy. And no checkpoint at commit: the
         // run's `Checkpointer` thread copies the log.
         try store.database.execute("PRAGMA cache_size = -20480; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 0")
+        // A thread of its own rather than a dispatch queue's borrowed worker, which also ran evaluation work: the
+        // writer's time shows under its name (`top -H`, perf).
+        _ = Thread.startNamed("kb writer") { [self] in
+            while true {
+                handed.wait()
+                guard var group = next else { break }
+                next = nil
+                do {
+                    flagged += try group.write(runID, to: store, recordMode: recordMode)
+                } catch {
+                    failure = error
+                }
+                idle.signal()
+            }
+            ended.signal()
+        }
     }
 
     /// Hands `group` to the writer once the group before it is written; throws what that write threw.
@@ -38,15 +62,8 @@ final class ResultWriter: @unchecked Sendable {
             idle.signal()
             throw failure
         }
-        queue.async { [self] in
-            var group = group
-            do {
-                flagged += try group.write(runID, to: store, recordMode: recordMode)
-            } catch {
-                failure = error
-            }
-            idle.signal()
-        }
+        next = group
+        handed.signal()
     }
 
     /// Waits for the last group, closes the connection and returns the timing regressions written
@@ -54,6 +71,7 @@ final class ResultWriter: @unchecked Sendable {
     func finish() throws -> [MatrixRunner.UnconfirmedTiming] {
         idle.wait()
         defer { idle.signal() }
+        endThread()
         store.close()
         if let failure { throw failure }
         return flagged
@@ -63,7 +81,17 @@ final class ResultWriter: @unchecked Sendable {
     /// being given up.
     func abandon() {
         idle.wait()
+        endThread()
         store.close()
         idle.signal()
+    }
+
+    /// Ends the writer's thread (no group is being written) and waits for it; a second call does nothing.
+    private func endThread() {
+        guard running else { return }
+        running = false
+        next = nil
+        handed.signal()
+        ended.wait()
     }
 }
