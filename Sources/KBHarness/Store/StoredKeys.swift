@@ -28,27 +28,31 @@ struct StoredKeys {
     /// The messages of this batch by text: mostly the same few known-issue notes.
     private var messages: [String: Int64] = [:]
 
-    /// Prepares the statements, once per batch.
-    init(_ database: Database) throws {
-        self.database = database
-        findCell = try database.prepare("SELECT id FROM cell WHERE key = ?", persistent: true)
-        insertCell = try database.prepare("""
+    /// The statements, prepared once per connection (`HarnessStore.cachedStatement`): a run's writer makes a
+    /// `StoredKeys` for every transaction, and preparing ten statements each time showed in its profile.
+    init(_ store: HarnessStore) throws {
+        database = store.database
+        findCell = try store.cachedStatement("find cell") { "SELECT id FROM cell WHERE key = ?" }
+        insertCell = try store.cachedStatement("insert cell") {
+            """
             INSERT OR IGNORE INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy)
             VALUES (?, ?, ?, ?, ?, ?)
-            """, persistent: true)
-        findState = try database.prepare("SELECT id FROM state WHERE hash = ?", persistent: true)
-        insertState = try database.prepare("INSERT INTO state (hash, metric_list_id, steps) VALUES (?, ?, ?)",
-                                           persistent: true)
-        findMetricList = try database.prepare("SELECT id FROM metric_list WHERE positions = ?", persistent: true)
-        insertMetricList = try database.prepare("INSERT INTO metric_list (positions) VALUES (?)", persistent: true)
-        findDefinitionPair = try database.prepare("""
-            SELECT id FROM definition_pair WHERE scenario_hash = ? AND device_hash = ?
-            """, persistent: true)
-        insertDefinitionPair = try database.prepare("""
-            INSERT INTO definition_pair (scenario_hash, device_hash) VALUES (?, ?)
-            """, persistent: true)
-        findMessage = try database.prepare("SELECT id FROM message WHERE text = ?", persistent: true)
-        insertMessage = try database.prepare("INSERT INTO message (text) VALUES (?)", persistent: true)
+            """
+        }
+        findState = try store.cachedStatement("find state") { "SELECT id FROM state WHERE hash = ?" }
+        insertState = try store.cachedStatement("insert state") {
+            "INSERT INTO state (hash, metric_list_id, steps) VALUES (?, ?, ?)"
+        }
+        findMetricList = try store.cachedStatement("find metric list") { "SELECT id FROM metric_list WHERE positions = ?" }
+        insertMetricList = try store.cachedStatement("insert metric list") { "INSERT INTO metric_list (positions) VALUES (?)" }
+        findDefinitionPair = try store.cachedStatement("find definition pair") {
+            "SELECT id FROM definition_pair WHERE scenario_hash = ? AND device_hash = ?"
+        }
+        insertDefinitionPair = try store.cachedStatement("insert definition pair") {
+            "INSERT INTO definition_pair (scenario_hash, device_hash) VALUES (?, ?)"
+        }
+        findMessage = try store.cachedStatement("find message") { "SELECT id FROM message WHERE text = ?" }
+        insertMessage = try store.cachedStatement("insert message") { "INSERT INTO message (text) VALUES (?)" }
     }
 
     /// The id of `key`'s `cell` row, inserted with its scenario and device rows when new.
@@ -56,8 +60,12 @@ struct StoredKeys {
         let text = key.text
         // Inserted first: the writer asks only for cells whose id the previous run did not give, new ones nearly
         // always, and an insert that finds the key taken is one probe of the key index, as a look-up is.
-        try insertCell.bind([.text(text), .integer(scenarioID), .integer(deviceID), .text(key.orientation.rawValue),
-                             .text(key.keyboard.rawValue), .text(key.strategy)])
+        try insertCell.bind(1, text)
+        try insertCell.bind(2, scenarioID)
+        try insertCell.bind(3, deviceID)
+        try insertCell.bind(4, key.orientation.rawValue)
+        try insertCell.bind(5, key.keyboard.rawValue)
+        try insertCell.bind(6, key.strategy)
         try insertCell.execute()
         if database.changes == 1 { return database.lastInsertRowID }
         try findCell.bind(1, text)
