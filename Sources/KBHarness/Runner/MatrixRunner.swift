@@ -506,8 +506,10 @@ public enum MatrixRunner {
 
         /// Writes the records in one transaction and empties the list; returns the timing regressions written
         /// unconfirmed, to be measured again after the last batch.
-        mutating func write(_ runID: Int64, to store: HarnessStore, recordMode: RecordMode) throws -> [UnconfirmedTiming] {
-            let pending = try store.writeResults(runID, records, recordMode: recordMode)
+        /// `recentStates` are the states the writer used in its last transactions.
+        mutating func write(_ runID: Int64, to store: HarnessStore, recordMode: RecordMode,
+                            recentStates: RecentStates) throws -> [UnconfirmedTiming] {
+            let pending = try store.writeResults(runID, records, recordMode: recordMode, recentStates: recentStates)
             let flagged = pending.compactMap { index, regressionIndex, rowID -> UnconfirmedTiming? in
                 guard let reference = timingReferences[index] else { return nil }
                 return UnconfirmedTiming(cell: cells[index], rowID: rowID, regression: records[index].regressions[regressionIndex],

@@ -23,6 +23,8 @@ final class ResultWriter: @unchecked Sendable {
     /// What the last group's write threw, or the timing regressions written unconfirmed so far.
     private var failure: Error?
     private var flagged: [MatrixRunner.UnconfirmedTiming] = []
+    /// The states the last transactions used: most repeats of a state are found here, not in SQLite.
+    private let recentStates = RecentStates()
 
     /// A writer of run `runID` on a connection of its own to the database at `path` (a store is always a file:
     /// `HarnessStore` refuses `:memory:`), with the run's pragmas.
@@ -45,7 +47,7 @@ final class ResultWriter: @unchecked Sendable {
                 guard var group = next else { break }
                 next = nil
                 do {
-                    flagged += try group.write(runID, to: store, recordMode: recordMode)
+                    flagged += try group.write(runID, to: store, recordMode: recordMode, recentStates: recentStates)
                 } catch {
                     failure = error
                 }
