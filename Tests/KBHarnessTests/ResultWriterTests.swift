@@ -45,6 +45,84 @@ import Testing
         #expect(grouped == byBatch)
     }
 
+    @Test func aRunGivenUpKeepsTheTransactionsItCommittedAndDropsTheBatchesSince() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("kbharness.sqlite"))
+        defer { store.close() }
+        // One thread, so each batch is evaluated when the run asks for it: the stop comes once the eighth batch
+        // is evaluated, when seven are judged, two transactions of three written and the seventh still waiting.
+        final class Stop: @unchecked Sendable {
+            private let lock = NSLock()
+            private var requested = false
+            /// Asks for the stop once `done` cells are evaluated.
+            func progress(_ done: Int) { lock.withLock { requested = requested || done >= 80 } }
+            /// Whether the stop was asked for.
+            var isRequested: Bool { lock.withLock { requested } }
+        }
+        let stop = Stop()
+        var options = RunOptions()
+        options.timingSamples = 0
+        options.jobs = 1
+        options.batchSize = 10
+        options.cellsPerTransaction = 30
+        options.progress = { done, _ in stop.progress(done) }
+        options.isCancelled = { stop.isRequested }
+        let selection = RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"])
+        #expect(throws: HarnessError.self) {
+            _ = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
+        }
+        #expect(try store.database.requireInt("SELECT count(*) FROM result") == 60)
+        #expect(try store.database.requireInt("SELECT count(*) FROM cell_reference") == 60)
+        #expect(try store.database.textRows("SELECT status FROM run") == [["aborted"]])
+        #expect(try store.database.textRows("PRAGMA foreign_key_check") == [])
+    }
+
+    @Test func aStateStoredByAnEarlierRunIsFoundNotStoredAgain() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var options = RunOptions()
+        options.timingSamples = 0
+        /// The hashes of the states stored after runs of `strategies`, one run each, in a new database at `path`.
+        func storedHashes(_ path: String, runs strategies: [[String]]) throws -> [[String]] {
+            let store = try storeWithLibrary(path, scenarios: scenariosDirectory)
+            defer { store.close() }
+            for strategies in strategies {
+                let selection = RunSelection(devices: ["iphone-se-1st-gen"], strategies: strategies)
+                _ = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
+            }
+            return try store.database.textRows("SELECT hash FROM state ORDER BY hash")
+        }
+        // The second run's TP cells are new, and many of their states are IQ states the first run stored: their
+        // writer knows none of them, inserts nothing for them and finds them.
+        let twoRuns = try storedHashes(scratch.file("two.sqlite"), runs: [["iq"], ["iq", "tp"]])
+        let oneRun = try storedHashes(scratch.file("one.sqlite"), runs: [["iq", "tp"]])
+        #expect(twoRuns.count > 100)
+        #expect(twoRuns == oneRun)
+    }
+
+    @Test func recentStatesKeepTheLastTwoCommittedTransactionsAndForgetOneRolledBack() {
+        #expect(RecentStates.key("00000000000000ff") == 255)
+        #expect(RecentStates.key("ffffffffffffffff") == UInt64.max)
+        #expect(RecentStates.key("00000000000000FF") == nil)  // not how a hash is written: looked up in SQLite
+        #expect(RecentStates.key("0000000000000ff") == nil)
+        #expect(RecentStates.key("00000000000000fg") == nil)
+        let states = RecentStates()
+        states.use(1, 10)
+        states.rolledBack()
+        #expect(states.id(1) == nil)
+        states.use(2, 20)
+        states.committed()
+        #expect(states.id(2) == 20)  // used again: carried into the open transaction
+        states.committed()
+        states.committed()
+        #expect(states.id(2) == 20)
+        states.rolledBack()
+        states.committed()
+        states.committed()
+        #expect(states.id(2) == nil)
+    }
+
     @Test func aRecordWaitingWithoutItsStepsKeepsTheirCounts() throws {
         let library = try ScenarioLibrary.load(paths: [scenariosDirectory])
         var checked = 0
