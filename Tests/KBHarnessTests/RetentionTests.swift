@@ -98,6 +98,62 @@ import KBSQLite
         #expect(try store.prune(keep: 2).rowsCollected == 0)
     }
 
+    @Test func aPruneDuringARunLeavesWhatThatRunMayUseUntilItEnds() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("kb.sqlite")
+        let store = try storeWithLibrary(path)
+        defer { store.close() }
+        let db = store.database
+        var iqOnly = seStandardPortrait, tpOnly = seStandardPortrait
+        iqOnly.strategies = ["iq"]
+        tpOnly.strategies = ["tp"]
+        // The iq cells' previous results are the first run's; the newest complete run, kept, has only tp cells.
+        let first = try runMatrix(store, iqOnly).runID
+        _ = try runMatrix(store, tpOnly)
+        try db.execute("DELETE FROM cell_reference")
+        let firstOnly = """
+            SELECT count(*) FROM cell WHERE strategy = 'iq'
+            UNION ALL SELECT count(DISTINCT state_id) FROM result WHERE run_id = \(first)
+                AND state_id NOT IN (SELECT state_id FROM result WHERE run_id <> \(first))
+            """
+        let usedByFirstOnly = try db.prepare(firstOnly).mapRows { $0.int64(0) }
+        try #require(usedByFirstOnly.allSatisfy { $0 > 0 }, "\(usedByFirstOnly)")
+        // Another process prunes to one run while the iq cells run again, after their previous results (the
+        // cell ids, and the state ids of unchanged states) were loaded and before they are written.
+        final class Pruned: @unchecked Sendable {
+            var summary: PruneSummary?
+            var error: Error?
+        }
+        let pruned = Pruned()
+        var options = RunOptions()
+        options.timingSamples = 0
+        options.jobs = 1
+        options.progress = { done, _ in
+            guard done == 1 else { return }
+            do {
+                let other = try HarnessStore(path: path, create: false)
+                defer { other.close() }
+                pruned.summary = try other.prune(keep: 1)
+            } catch {
+                pruned.error = error
+            }
+        }
+        _ = try MatrixRunner.run(store: store, selection: iqOnly, options: options, metadata: testMetadata(iqOnly))
+        #expect(pruned.error == nil)
+        let summary = try #require(pruned.summary)
+        let running = try db.requireInt("SELECT max(id) FROM run")
+        #expect(summary.runsDeleted == 1 && summary.rowsCollected == 0 && summary.collectionWaitsFor == [running])
+        #expect(summary.line.contains("unused stored rows left for a prune after run \(running) (still running)"), "\(summary.line)")
+        // The run's results point at rows that are there.
+        #expect(try db.textRows("PRAGMA foreign_key_check").isEmpty)
+        #expect(try db.requireInt("SELECT count(*) FROM result r JOIN cell c ON c.id = r.cell_id WHERE r.run_id = ?",
+                                  [.integer(running)]) == usedByFirstOnly[0])
+        // Once it has ended, a prune collects what nothing uses.
+        #expect(try store.prune(keep: 1).collectionWaitsFor.isEmpty)
+        #expect(try db.textRows("PRAGMA foreign_key_check").isEmpty)
+    }
+
     @Test func anOlderDatabaseIsVacuumedOnceAndThenFreesPagesIncrementally() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -14,6 +14,8 @@ public struct PruneSummary: Sendable, Equatable {
     /// States, cells, metric lists, definition pairs and messages no result or reference used any more,
     /// deleted with the runs (0 for a dry run).
     public var rowsCollected = 0
+    /// The runs going on that kept those rows from being collected: a running run may be about to use them.
+    public var collectionWaitsFor: [Int64] = []
     /// The file's size before and after, in bytes (after: as before for a dry run).
     public var bytesBefore = 0, bytesAfter = 0
 
@@ -22,6 +24,8 @@ public struct PruneSummary: Sendable, Equatable {
         "\(runsDeleted) run\(runsDeleted == 1 ? "" : "s") (\(resultsDeleted) results) deleted, \(runsKept) kept"
             + (runsPinned > 0 ? " (\(runsPinned) for a baseline or reference)" : "")
             + (rowsCollected > 0 ? ", \(rowsCollected) unused stored rows collected" : "")
+            + (collectionWaitsFor.isEmpty ? "" : ", unused stored rows left for a prune after run "
+               + collectionWaitsFor.map(String.init).joined(separator: ", ") + " (still running)")
             + "; \(HarnessStore.megabytes(bytesBefore)) → \(HarnessStore.megabytes(bytesAfter))"
     }
 }
@@ -68,7 +72,10 @@ extension HarnessStore {
                 try delete.execute()
             }
         }
-        summary.rowsCollected = try collectUnreferenced()
+        switch try collectUnreferenced() {
+        case .collected(let rows): summary.rowsCollected = rows
+        case .waitingFor(let runs): summary.collectionWaitsFor = runs
+        }
         try reclaimSpace()
         summary.bytesAfter = fileBytes()
         return summary
@@ -84,20 +91,35 @@ extension HarnessStore {
         ("message", "SELECT message_id FROM result WHERE message_id IS NOT NULL"),
     ]
 
+    /// What `collectUnreferenced` did.
+    enum Collection: Equatable {
+        /// It deleted this many rows.
+        case collected(Int)
+        /// It deleted nothing: these runs are going on.
+        case waitingFor([Int64])
+    }
+
     /// Deletes the states, metric lists, cells, definition pairs and messages nothing refers to any more, and
     /// says how many. Under the write lock each table is compared with what uses it in one pass; foreign keys
     /// are off meanwhile because checking them row by row would scan `result` once per deleted row (no index
     /// leads with those columns, and one per column would cost every run a row per cell for each).
-    func collectUnreferenced() throws -> Int {
+    ///
+    /// Nothing is collected while a run is going on: its writer inserts without foreign-key checks, and the
+    /// cell and state ids of the previous results it loaded may belong to runs just deleted. A run that starts
+    /// once this transaction holds the write lock loads them after it commits, from the results that remain.
+    func collectUnreferenced() throws -> Collection {
         try database.execute("PRAGMA foreign_keys = OFF")
         defer { try? database.execute("PRAGMA foreign_keys = ON") }
         return try write {
+            let running = try database.prepare("SELECT id FROM run WHERE status = 'running' ORDER BY id").mapRows { $0.int64(0) }
+                .filter { RunLocks.shared.liveness(runID: $0, database: path) != .gone }
+            guard running.isEmpty else { return .waitingFor(running) }
             var collected = 0
             for shared in HarnessStore.sharedRowsInUse {
                 try database.execute("DELETE FROM \(shared.table) WHERE id NOT IN (\(shared.inUse))")
                 collected += Int(database.changes)
             }
-            return collected
+            return .collected(collected)
         }
     }
 
