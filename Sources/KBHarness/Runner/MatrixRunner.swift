@@ -453,12 +453,12 @@ public enum MatrixRunner {
                 }
             }
             let milliseconds = (clock.now - start).inSeconds * 1000
-            try store.finishRun(runID, durationMilliseconds: milliseconds, confirmations: confirmations)
+            let counts = try store.finishRun(runID, durationMilliseconds: milliseconds, confirmations: confirmations)
             // The run is recorded; what it recorded goes into the project's reference files too.
             let files = try options.referenceFiles.map {
                 try store.writeReferenceFiles(runID: runID, folder: $0.folder, recordedOnly: true)
             } ?? []
-            var report = RunReport(uuid: metadata.uuid, counts: try store.runCounts(runID), outcomes: outcomes, outcomesComplete: options.retainOutcomes,
+            var report = RunReport(uuid: metadata.uuid, counts: counts, outcomes: outcomes, outcomesComplete: options.retainOutcomes,
                              regressions: regressions, seconds: (clock.now - start).inSeconds, recordMode: options.record,
                              failOnFlaky: options.failOnFlaky)
             report.referenceFilesWritten = files
