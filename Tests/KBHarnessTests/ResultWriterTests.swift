@@ -6,9 +6,10 @@ import Testing
 /// record waiting without its steps) are the rows a transaction per batch stores.
 @Suite struct ResultWriterTests {
     /// Runs the bundled scenarios on two devices twice (a first run, then one that compares with it) with
-    /// `batchSize` and `cellsPerTransaction`, into a new database at `path`; returns every stored row that
-    /// does not depend on the clock.
-    private static func rows(path: String, batchSize: Int, cellsPerTransaction: Int) throws -> [[String]] {
+    /// `batchSize`, `cellsPerTransaction` and `cellsPerHandOff`, into a new database at `path`; returns every
+    /// stored row that does not depend on the clock.
+    private static func rows(path: String, batchSize: Int, cellsPerTransaction: Int,
+                             cellsPerHandOff: Int = 8_000) throws -> [[String]] {
         let store = try storeWithLibrary(path, scenarios: scenariosDirectory)
         defer { store.close() }
         let selection = RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"], strategies: ["iq", "tp"])
@@ -17,6 +18,7 @@ import Testing
         options.jobs = 2
         options.batchSize = batchSize
         options.cellsPerTransaction = cellsPerTransaction
+        options.cellsPerHandOff = cellsPerHandOff
         for _ in 0..<2 {
             _ = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
         }
@@ -41,17 +43,23 @@ import Testing
         let byBatch = try Self.rows(path: scratch.file("by-batch.sqlite"), batchSize: 50, cellsPerTransaction: 50)
         // Three batches to a transaction, and a last group shorter than that.
         let grouped = try Self.rows(path: scratch.file("grouped.sqlite"), batchSize: 50, cellsPerTransaction: 150)
+        // The same transactions, each batch handed to the writer on its own while the transaction stays open.
+        let handedOneByOne = try Self.rows(path: scratch.file("handed.sqlite"), batchSize: 50, cellsPerTransaction: 150,
+                                           cellsPerHandOff: 50)
         #expect(byBatch.count > 500)
         #expect(grouped == byBatch)
+        #expect(handedOneByOne == byBatch)
     }
 
-    @Test func aRunGivenUpKeepsTheTransactionsItCommittedAndDropsTheBatchesSince() throws {
+    @Test(arguments: [30, 10])
+    func aRunGivenUpKeepsTheTransactionsItCommittedAndDropsTheBatchesSince(cellsPerHandOff: Int) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let store = try storeWithLibrary(scratch.file("kbharness.sqlite"))
         defer { store.close() }
         // One thread, so each batch is evaluated when the run asks for it: the stop comes once the eighth batch
-        // is evaluated, when seven are judged, two transactions of three written and the seventh still waiting.
+        // is evaluated, when seven are judged, two transactions of three written and the seventh still waiting,
+        // or (handed over batch by batch) already in the third transaction, which is rolled back.
         final class Stop: @unchecked Sendable {
             private let lock = NSLock()
             private var requested = false
@@ -66,6 +74,7 @@ import Testing
         options.jobs = 1
         options.batchSize = 10
         options.cellsPerTransaction = 30
+        options.cellsPerHandOff = cellsPerHandOff
         options.progress = { done, _ in stop.progress(done) }
         options.isCancelled = { stop.isRequested }
         let selection = RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"])

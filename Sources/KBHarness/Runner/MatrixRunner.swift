@@ -84,7 +84,10 @@ public struct RunOptions: Sendable {
     /// Cells run and timed together: with their outcomes, what memory holds at once.
     public var batchSize = 2_000
     /// Cells written per transaction, whole batches of them: their results wait without their steps.
-    public var cellsPerTransaction = 8_000
+    public var cellsPerTransaction = 16_000
+    /// Cells handed to the writer at once, whole batches of them: a transaction takes several such groups, so
+    /// fewer commits rewrite the pages every group changes, and memory holds two groups, not two transactions.
+    public var cellsPerHandOff = 8_000
     /// Whether the report keeps every cell's outcome (the per-cell reports need them); when false it keeps
     /// counts and at most `RunReport.retainedLimit` failing cells, so memory stays flat as the matrix grows.
     public var retainOutcomes = true
@@ -327,7 +330,8 @@ public enum MatrixRunner {
             var definitions: [String: ScenarioDefinitions] = [:]
             var unwritten = UnwrittenResults()
             // Results are written on a connection of their own.
-            let writer = try ResultWriter(path: store.path, runID: runID, recordMode: options.record)
+            let writer = try ResultWriter(path: store.path, runID: runID, recordMode: options.record,
+                                          cellsPerTransaction: options.cellsPerTransaction)
             var writerFinished = false
             defer { if !writerFinished { writer.abandon() } }
             // Loads what a batch needs of its scenarios, keeping those of `keep` (the batch before it).
@@ -427,7 +431,7 @@ public enum MatrixRunner {
                 // Freeing a batch's outcomes (thousands of steps, each a few arrays) would be this thread's time,
                 // which judges the batches: another thread does it while this one goes on.
                 FreedElsewhere((consume evaluation, consume evaluated)).free()
-                if unwritten.records.count >= options.cellsPerTransaction || current == nil {
+                if unwritten.records.count >= min(options.cellsPerTransaction, options.cellsPerHandOff) || current == nil {
                     try writer.write(unwritten)
                     unwritten = UnwrittenResults()
                 }
@@ -504,12 +508,12 @@ public enum MatrixRunner {
             timingReferences.append(timingReference)
         }
 
-        /// Writes the records in one transaction and empties the list; returns the timing regressions written
-        /// unconfirmed, to be measured again after the last batch.
-        /// `recentStates` are the states the writer used in its last transactions.
-        mutating func write(_ runID: Int64, to store: HarnessStore, recordMode: RecordMode,
-                            recentStates: RecentStates) throws -> [UnconfirmedTiming] {
-            let pending = try store.writeResults(runID, records, recordMode: recordMode, recentStates: recentStates)
+        /// Inserts the records inside the writer's open transaction and empties the list; returns the timing
+        /// regressions written unconfirmed, to be measured again after the last batch. `recentStates` are the
+        /// states the writer used in its last transactions.
+        mutating func insert(_ runID: Int64, into store: HarnessStore, recordMode: RecordMode,
+                             recentStates: RecentStates) throws -> [UnconfirmedTiming] {
+            let pending = try store.insertResults(runID, records, recordMode: recordMode, recentStates: recentStates)
             let flagged = pending.compactMap { index, regressionIndex, rowID -> UnconfirmedTiming? in
                 guard let reference = timingReferences[index] else { return nil }
                 return UnconfirmedTiming(cell: cells[index], rowID: rowID, regression: records[index].regressions[regressionIndex],

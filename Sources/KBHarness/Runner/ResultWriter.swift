@@ -5,11 +5,14 @@ import Foundation
 ///
 /// The run's own connection keeps reading (definitions, previous results) and writes the run row before and
 /// after; in WAL mode those reads never wait for this writer. One group waits at most: `write` first waits for
-/// the group before it, so memory holds two groups at once.
+/// the group before it, so memory holds two groups at once. A transaction takes groups until it holds
+/// `cellsPerTransaction` cells: groups stay small in memory, and fewer commits write the pages every group
+/// changes (above all a state hash index's, where hashes land anywhere) fewer times to the log.
 final class ResultWriter: @unchecked Sendable {
     private let store: HarnessStore
     private let runID: Int64
     private let recordMode: RecordMode
+    private let cellsPerTransaction: Int
     /// Signalled when the writer's thread is free for the next group; held while one is handed over or written.
     private let idle = DispatchSemaphore(value: 1)
     /// Signalled when `next` holds a group for the writer's thread, or its end.
@@ -20,6 +23,8 @@ final class ResultWriter: @unchecked Sendable {
     private var next: MatrixRunner.UnwrittenResults?
     /// Whether the writer's thread still runs.
     private var running = true
+    /// Whether the run is given up: a transaction still open then is rolled back, not committed.
+    private var givenUp = false
     /// What the last group's write threw, or the timing regressions written unconfirmed so far.
     private var failure: Error?
     private var flagged: [MatrixRunner.UnconfirmedTiming] = []
@@ -28,10 +33,11 @@ final class ResultWriter: @unchecked Sendable {
 
     /// A writer of run `runID` on a connection of its own to the database at `path` (a store is always a file:
     /// `HarnessStore` refuses `:memory:`), with the run's pragmas.
-    init(path: String, runID: Int64, recordMode: RecordMode) throws {
+    init(path: String, runID: Int64, recordMode: RecordMode, cellsPerTransaction: Int) throws {
         store = try HarnessStore(path: path, create: false)
         self.runID = runID
         self.recordMode = recordMode
+        self.cellsPerTransaction = cellsPerTransaction
         // A first run inserts into about ten B-trees per cell, and a state's hash lands anywhere in its index:
         // with SQLite's default 2 MB of page cache, most of those pages would be read back from the OS again at
         // every commit; 20 MB holds the hot pages of a million-cell run. A multi-row INSERT keeps a statement
@@ -49,17 +55,45 @@ final class ResultWriter: @unchecked Sendable {
         _ = Thread.startNamed("kb writer") { [self] in
             while true {
                 handed.wait()
-                guard var group = next else { break }
+                guard let group = next else { break }
                 next = nil
-                do {
-                    flagged += try group.write(runID, to: store, recordMode: recordMode, recentStates: recentStates)
-                } catch {
-                    failure = error
-                }
+                if !writeTransaction(startingWith: group) { break }
                 idle.signal()
             }
             ended.signal()
         }
+    }
+
+    /// Writes `group` and the groups handed over after it in one transaction, committed once it holds
+    /// `cellsPerTransaction` cells or the run ends (rolled back if the run is given up). Returns false when
+    /// the run's end was handed over meanwhile.
+    private func writeTransaction(startingWith first: MatrixRunner.UnwrittenResults) -> Bool {
+        var goesOn = true
+        do {
+            try store.write {
+                var group = first, cells = 0
+                while true {
+                    cells += group.records.count
+                    flagged += try group.insert(runID, into: store, recordMode: recordMode, recentStates: recentStates)
+                    if cells >= cellsPerTransaction { return }
+                    // The transaction stays open for the next group.
+                    idle.signal()
+                    handed.wait()
+                    guard let following = next else {
+                        goesOn = false
+                        if givenUp { throw CancellationError() }
+                        return
+                    }
+                    next = nil
+                    group = following
+                }
+            }
+            recentStates.committed()
+        } catch {
+            recentStates.rolledBack()
+            if !(error is CancellationError) { failure = error }
+        }
+        return goesOn
     }
 
     /// Hands `group` to the writer once the group before it is written; throws what that write threw.
@@ -88,6 +122,7 @@ final class ResultWriter: @unchecked Sendable {
     /// being given up.
     func abandon() {
         idle.wait()
+        givenUp = true
         endThread()
         store.close()
         idle.signal()

@@ -383,21 +383,7 @@ extension HarnessStore {
     @discardableResult
     public func writeResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode) throws
         -> [(record: Int, regression: Int, rowID: Int64)] {
-        try writeResults(runID, results, recordMode: recordMode, recentStates: RecentStates())
-    }
-
-    /// `writeResults` for a run's writer, which keeps `recentStates` from one transaction to the next: the
-    /// states it used lately are found without a statement, and this transaction's join them once it commits.
-    func writeResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode,
-                      recentStates: RecentStates) throws -> [(record: Int, regression: Int, rowID: Int64)] {
-        do {
-            let pending = try write { try insertResults(runID, results, recordMode: recordMode, recentStates: recentStates) }
-            recentStates.committed()
-            return pending
-        } catch {
-            recentStates.rolledBack()
-            throw error
-        }
+        try write { try insertResults(runID, results, recordMode: recordMode, recentStates: RecentStates()) }
     }
 
     /// Settles the timing regressions re-measured after the last batch and marks the run complete, in
@@ -519,7 +505,7 @@ extension HarnessStore {
 
     /// The inserts of `writeResults`, inside the caller's transaction: the records `resultRowsPerInsert` at a
     /// time, their keys found or made first, in record order, so every table's new rows come in that order.
-    private func insertResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode,
+    func insertResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode,
                                recentStates: RecentStates) throws -> [(record: Int, regression: Int, rowID: Int64)] {
         var keys = try StoredKeys(self, recentStates: recentStates)
         let insertTiming = try cachedStatement("insert timing") {
