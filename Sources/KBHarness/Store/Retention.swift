@@ -111,8 +111,7 @@ extension HarnessStore {
         try database.execute("PRAGMA foreign_keys = OFF")
         defer { try? database.execute("PRAGMA foreign_keys = ON") }
         return try write {
-            let running = try database.prepare("SELECT id FROM run WHERE status = 'running' ORDER BY id").mapRows { $0.int64(0) }
-                .filter { RunLocks.shared.liveness(runID: $0, database: path) != .gone }
+            let running = try runningRuns().filter { !$0.gone }.map(\.id)
             guard running.isEmpty else { return .waitingFor(running) }
             var collected = 0
             for shared in HarnessStore.sharedRowsInUse {

@@ -810,18 +810,7 @@ extension HarnessStore {
     /// thrown: the next command tries again. Nothing read from the row can trap.
     @discardableResult
     public func abortStaleRuns(host: String = RunEnvironment.host) throws -> StaleRuns {
-        let statement = try database.prepare("SELECT id, locked, host, pid FROM run WHERE status = 'running' ORDER BY id")
-        let stale = try statement.mapRows { row -> Int64? in
-            let id = row.int64(0)
-            if case .integer(1) = row.value(1) {
-                return RunLocks.shared.liveness(runID: id, database: path) == .gone ? id : nil
-            }
-            guard case .text(let runHost) = row.value(2), runHost == host else { return nil }
-            guard case .integer(let stored) = row.value(3), stored > 0, let pid = pid_t(exactly: stored) else {
-                return id  // No pid (written before pids were recorded) or one no process can have.
-            }
-            return kill(pid, 0) == 0 || errno == EPERM ? nil : id
-        }.compactMap { $0 }
+        let stale = try runningRuns(host: host).filter(\.gone).map(\.id)
         var result = StaleRuns()
         if database.isReadOnly && !stale.isEmpty {
             result.unmarked = stale
@@ -839,5 +828,22 @@ extension HarnessStore {
             }
         }
         return result
+    }
+
+    /// The runs whose status is `running`, in id order, each with whether the process that ran it is gone, by
+    /// the rule `abortStaleRuns` states; a run of another host started before migration 11 is never gone.
+    func runningRuns(host: String = RunEnvironment.host) throws -> [(id: Int64, gone: Bool)] {
+        let statement = try database.prepare("SELECT id, locked, host, pid FROM run WHERE status = 'running' ORDER BY id")
+        return try statement.mapRows { row -> (id: Int64, gone: Bool) in
+            let id = row.int64(0)
+            if case .integer(1) = row.value(1) {
+                return (id, RunLocks.shared.liveness(runID: id, database: path) == .gone)
+            }
+            guard case .text(let runHost) = row.value(2), runHost == host else { return (id, false) }
+            guard case .integer(let stored) = row.value(3), stored > 0, let pid = pid_t(exactly: stored) else {
+                return (id, true)  // No pid (written before pids were recorded) or one no process can have.
+            }
+            return (id, !(kill(pid, 0) == 0 || errno == EPERM))
+        }
     }
 }
