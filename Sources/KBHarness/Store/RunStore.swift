@@ -421,17 +421,11 @@ extension HarnessStore {
             """)
         try finish.bind([.text(Timestamp.now()), .real(durationMilliseconds), .integer(runID)])
         try finish.execute()
-        let counts = try runCounts(runID)
-        let summary = try database.prepare("""
-            UPDATE run SET cells = ?, passed = ?, failed = ?, errors = ?, regressions = ? WHERE id = ?
-            """)
-        try summary.bind([.integer(Int64(counts.cells)), .integer(Int64(counts.passed)), .integer(Int64(counts.failed)),
-                          .integer(Int64(counts.errors)), .integer(Int64(counts.regressions)), .integer(runID)])
-        try summary.execute()
-        return counts
+        return try writeCounts(runID)
     }
 
-    /// The UPDATE of `writeCounts` (parameter 1: the run's id); the raw C-API benchmark reference runs it too.
+    /// What `writeCounts` does, in one statement (parameter 1: the run's id), for the raw C-API benchmark
+    /// reference: the same aggregate of `v_run_counts`, and the same UPDATE.
     static let writeCountsSQL = """
         UPDATE run SET cells = c.cells, passed = c.passed, failed = c.failed, errors = c.errors,
                        regressions = c.regressions
@@ -440,11 +434,17 @@ extension HarnessStore {
         """
 
     /// Copies a run's counts from `v_run_counts` (the one count) into its summary columns, which readers of
-    /// the `run` table alone see.
-    func writeCounts(_ runID: Int64) throws {
-        let update = try database.prepare(HarnessStore.writeCountsSQL)
-        try update.bind(1, runID)
+    /// the `run` table alone see, and returns them.
+    @discardableResult
+    func writeCounts(_ runID: Int64) throws -> RunCounts {
+        let counts = try runCounts(runID)
+        let update = try database.prepare("""
+            UPDATE run SET cells = ?, passed = ?, failed = ?, errors = ?, regressions = ? WHERE id = ?
+            """)
+        try update.bind([.integer(Int64(counts.cells)), .integer(Int64(counts.passed)), .integer(Int64(counts.failed)),
+                         .integer(Int64(counts.errors)), .integer(Int64(counts.regressions)), .integer(runID)])
         try update.execute()
+        return counts
     }
 
     /// Run `runID`'s counts: its row of `v_run_counts`, the one count every output gives.
