@@ -503,10 +503,11 @@ extension HarnessStore {
             + Array(repeating: "(?, ?, ?, 'record', ?, ?)", count: rows).joined(separator: ", ")
     }
 
-    /// The inserts of `writeResults`, inside the caller's transaction: the records `resultRowsPerInsert` at a
-    /// time, their keys found or made first, in record order, so every table's new rows come in that order.
+    /// The inserts of `writeResults` and of a run's writer, inside the caller's transaction: the records
+    /// `resultRowsPerInsert` at a time, their keys found or made first, in record order, so every table's new
+    /// rows come in that order. `recentStates` are the states the caller's last transactions used.
     func insertResults(_ runID: Int64, _ results: [ResultRecord], recordMode: RecordMode,
-                               recentStates: RecentStates) throws -> [(record: Int, regression: Int, rowID: Int64)] {
+                       recentStates: RecentStates) throws -> [(record: Int, regression: Int, rowID: Int64)] {
         var keys = try StoredKeys(self, recentStates: recentStates)
         let insertTiming = try cachedStatement("insert timing") {
             """

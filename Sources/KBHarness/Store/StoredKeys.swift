@@ -165,8 +165,8 @@ struct StoredKeys {
 /// Cells share states (the million cells of 2,717 generated scenarios have 571,000), and nine repeats in ten
 /// come back within a few thousand cells: those are found here without a statement. Only two transactions'
 /// worth is kept, so memory stays flat; a state used again is carried into the open transaction's generation,
-/// and a transaction rolled back takes its generation with it. A state a result of this running run refers
-/// to is never deleted meanwhile (`prune` keeps running runs and what they use).
+/// and a transaction rolled back takes its generation with it. A state a committed result of this run refers
+/// to is never deleted meanwhile (`prune` keeps running runs, and collects nothing while one goes on).
 final class RecentStates {
     /// The states of the open transaction, of the last committed one, and of the one before it, by the number
     /// their hash spells (hashing one integer, not sixteen characters).
