@@ -585,35 +585,39 @@ public enum MatrixRunner {
         }
     }
 
-    /// The correctness phase of a batch on `options.jobs` threads. Each thread takes a contiguous share of the
-    /// cells and writes only its own slots, so the result is in cell order and identical for any number of jobs.
+    /// The correctness phase of a batch on `options.jobs` threads. The threads take the cells a scenario on a
+    /// device at a time (`WorkShares`) and each writes only the slots of the cells it took, so the result is in
+    /// cell order and identical for any number of jobs.
     static func evaluate(_ batch: [PlannedCell], definitions: [String: ScenarioDefinitions], options: RunOptions,
                          progress: (done: Int, total: Int) = (0, 0)) -> [EvaluatedCell] {
         let slots = Slots<EvaluatedCell>(count: batch.count)
         let jobs = max(1, min(options.jobs, batch.count))
         let finished = Counter(progress.done)
+        let shares = WorkShares(batch, shares: jobs)
         let work: @Sendable (Int) -> Void = { worker in
-            // Each thread takes a contiguous range, so consecutive keyboards of a scenario and device share
-            // the thread's screen cache.
+            // A thread's cells come a scenario and device at a time, so its keyboards (and the scenario's twin
+            // devices, mostly) share the thread's screen cache.
             let screens = ScreenCache()
             var encoder = StateEncoder()
-            for index in (worker * batch.count / jobs)..<((worker + 1) * batch.count / jobs) {
-                // A stop leaves the rest of the batch unevaluated; the caller then drops the whole batch.
-                if options.isCancelled?() == true { return }
-                let cell = batch[index]
-                let started = ContinuousClock.now
-                var outcome = attempts(cell, expected: definitions[cell.key.scenario]?.expected ?? [], options: options,
-                                       screens: screens)
-                outcome.wallNanoseconds = (ContinuousClock.now - started).inNanoseconds
-                let state: EncodedState
-                if let known = screens.encoding(of: outcome.steps) {
-                    state = known
-                } else {
-                    state = encoder.encode(outcome.steps)
-                    screens.remember(state, of: outcome.steps)
+            while let cells = shares.next(for: worker) {
+                for index in cells {
+                    // A stop leaves the rest of the batch unevaluated; the caller then drops the whole batch.
+                    if options.isCancelled?() == true { return }
+                    let cell = batch[index]
+                    let started = ContinuousClock.now
+                    var outcome = attempts(cell, expected: definitions[cell.key.scenario]?.expected ?? [], options: options,
+                                           screens: screens)
+                    outcome.wallNanoseconds = (ContinuousClock.now - started).inNanoseconds
+                    let state: EncodedState
+                    if let known = screens.encoding(of: outcome.steps) {
+                        state = known
+                    } else {
+                        state = encoder.encode(outcome.steps)
+                        screens.remember(state, of: outcome.steps)
+                    }
+                    slots[index] = EvaluatedCell(outcome: outcome, stateHash: state.hash, stored: state.stored)
+                    if let report = options.progress { report(finished.increment(), progress.total) }
                 }
-                slots[index] = EvaluatedCell(outcome: outcome, stateHash: state.hash, stored: state.stored)
-                if let report = options.progress { report(finished.increment(), progress.total) }
             }
         }
         if jobs == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: jobs, execute: work) }
