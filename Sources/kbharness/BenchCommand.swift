@@ -27,8 +27,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Cells in the large matrix measurement.")
     var cells = 100_000
 
-    @Option(help: ArgumentHelp("Scenarios directory for the bundled matrix (on the built-in devices and any devices file in it).", valueName: "path"))
-    var scenarios = "Scenarios"
+    @Option(help: ArgumentHelp("Scenarios directory for the bundled matrix (on the built-in devices and any devices file in it). Default: Scenarios, where kbharness runs; without it the bundled matrix is skipped.", valueName: "path"))
+    var scenarios: String?
 
     @Option(name: .customLong("end-to-end"), help: ArgumentHelp("Also run about this many cells of generated scenarios end to end (0: skip).", valueName: "cells"))
     var endToEnd = 0
@@ -45,12 +45,18 @@ struct BenchCommand: ParsableCommand {
             #endif
             let engine = try EngineBenchmark.measure(switches: switches)
             print("engine: \(engine.views)-view screen, \(engine.adjusts) adjust steps in \(String(format: "%.3f", engine.seconds)) s = \(Int(engine.adjustsPerSecond)) steps/s (one core)")
-            let library = try ScenarioLibrary.load(paths: [scenarios])
-            if let device = library.device("iphone-14-pro-15-16") ?? library.devices.first {
-                print(try LayoutBenchmark.measure(device: device, layouts: 200).line)
-            }
-            for report in try MatrixBenchmark.measure(library: library, largeCells: cells) {
-                print(report.line)
+            // The end-to-end run generates its own scenarios, so it needs no folder: from a directory without
+            // Scenarios/ the measurements of the bundled matrix are skipped, not the whole bench.
+            if scenarios != nil || FileManager.default.fileExists(atPath: "Scenarios") {
+                let library = try ScenarioLibrary.load(paths: [scenarios ?? "Scenarios"])
+                if let device = library.device("iphone-14-pro-15-16") ?? library.devices.first {
+                    print(try LayoutBenchmark.measure(device: device, layouts: 200).line)
+                }
+                for report in try MatrixBenchmark.measure(library: library, largeCells: cells) {
+                    print(report.line)
+                }
+            } else {
+                printNote("no Scenarios/ here: the layout and bundled-matrix measurements are skipped (name the folder with --scenarios PATH)")
             }
             if endToEnd > 0 {
                 print(try EndToEndBenchmark.measure(cells: endToEnd).line)

@@ -314,4 +314,18 @@ import KBSQLite
         #expect(passing.status == 0, "\(passing.stdout)")
         #expect(closingCounts(passing.stdout).map { [$0.passed, $0.failed, $0.regressions] } == [1, 0, 0])
     }
+
+    @Test func benchOutsideAProjectMeasuresTheEngineAndSaysWhatItSkips() throws {
+        // No Scenarios/ here: the end-to-end run needs none, so the bench goes on without the bundled matrix.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let skipped = try kbharness(["bench", "--switches", "1000", "--cells", "10"], in: scratch.path)
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(skipped.lines.count == 1 && skipped.lines[0].hasPrefix("engine: 30-view screen, 1000 adjust steps"), "\(skipped.stdout)")
+        #expect(skipped.stderr.contains("no Scenarios/ here: the layout and bundled-matrix measurements are skipped"), "\(skipped.stderr)")
+        // A folder named and missing is an error, as everywhere else.
+        let missing = try kbharness(["bench", "--switches", "1000", "--cells", "10", "--scenarios", "Nope"], in: scratch.path)
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(missing.stderr.contains("Nope"), "\(missing.stderr)")
+    }
 }
