@@ -27,7 +27,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Cells in the large matrix measurement.")
     var cells = 100_000
 
-    @Option(help: ArgumentHelp("Scenarios directory for the bundled matrix (on the built-in devices and any devices file in it). Default: Scenarios, where kbharness runs; without it the bundled matrix is skipped.", valueName: "path"))
+    @Option(help: ArgumentHelp("Scenarios directory for the bundled matrix (on the built-in devices and any devices file in it). Default: the nearest kbharness.yaml's, else Scenarios; without it the bundled matrix is skipped.", valueName: "path"))
     var scenarios: String?
 
     @Option(name: .customLong("end-to-end"), help: ArgumentHelp("Also run about this many cells of generated scenarios end to end (0: skip).", valueName: "cells"))
@@ -45,10 +45,11 @@ struct BenchCommand: ParsableCommand {
             #endif
             let engine = try EngineBenchmark.measure(switches: switches)
             print("engine: \(engine.views)-view screen, \(engine.adjusts) adjust steps in \(String(format: "%.3f", engine.seconds)) s = \(Int(engine.adjustsPerSecond)) steps/s (one core)")
-            // The end-to-end run generates its own scenarios, so it needs no folder: from a directory without
-            // Scenarios/ the measurements of the bundled matrix are skipped, not the whole bench.
-            if scenarios != nil || FileManager.default.fileExists(atPath: "Scenarios") {
-                let library = try ScenarioLibrary.load(paths: [scenarios ?? "Scenarios"])
+            // The end-to-end run generates its own scenarios, so it needs no folder: where the folder a command
+            // uses by default is missing, the measurements of the bundled matrix are skipped, not the whole bench.
+            let folder = try scenarios ?? ProjectContext.scenarios()
+            if scenarios != nil || FileManager.default.fileExists(atPath: folder) {
+                let library = try ScenarioLibrary.load(paths: [folder])
                 if let device = library.device("iphone-14-pro-15-16") ?? library.devices.first {
                     print(try LayoutBenchmark.measure(device: device, layouts: 200).line)
                 }
@@ -56,7 +57,7 @@ struct BenchCommand: ParsableCommand {
                     print(report.line)
                 }
             } else {
-                printNote("no Scenarios/ here: the layout and bundled-matrix measurements are skipped (name the folder with --scenarios PATH)")
+                printNote("no \(folder)/ here: the layout and bundled-matrix measurements are skipped (name the folder with --scenarios PATH)")
             }
             if endToEnd > 0 {
                 print(try EndToEndBenchmark.measure(cells: endToEnd).line)

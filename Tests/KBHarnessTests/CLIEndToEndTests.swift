@@ -315,7 +315,7 @@ import KBSQLite
         #expect(closingCounts(passing.stdout).map { [$0.passed, $0.failed, $0.regressions] } == [1, 0, 0])
     }
 
-    @Test func benchOutsideAProjectMeasuresTheEngineAndSaysWhatItSkips() throws {
+    @Test func benchFindsItsScenariosAsOtherCommandsDoAndSaysWhatItSkipsWithoutThem() throws {
         // No Scenarios/ here: the end-to-end run needs none, so the bench goes on without the bundled matrix.
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -327,5 +327,13 @@ import KBSQLite
         let missing = try kbharness(["bench", "--switches", "1000", "--cells", "10", "--scenarios", "Nope"], in: scratch.path)
         #expect(missing.status == 66, "\(missing.stderr)")
         #expect(missing.stderr.contains("Nope"), "\(missing.stderr)")
+        // In a project the folder is the project's, as for every command, found from a subdirectory too.
+        #expect(try kbharness(["init"], in: scratch.path).status == 0)
+        let subdirectory = scratch.file("app/sub")
+        try FileManager.default.createDirectory(atPath: subdirectory, withIntermediateDirectories: true)
+        let project = try kbharness(["bench", "--switches", "1000", "--cells", "10"], in: subdirectory)
+        #expect(project.status == 0, "\(project.stderr)")
+        #expect(!project.stderr.contains("skipped"), "\(project.stderr)")
+        #expect(project.lines.contains { $0.hasPrefix("bundled matrix: ") }, "\(project.stdout)")
     }
 }
