@@ -376,8 +376,6 @@ public enum MatrixRunner {
                 // A batch is written whole or not at all: a stop requested during its evaluation drops it, with
                 // the judged batches not written yet.
                 try stopIfCancelled(done: batchStart)
-                var records: [ResultRecord] = []
-                records.reserveCapacity(batch.count)
                 for (offset, (cell, result)) in zip(batch, evaluated).enumerated() {
                     // The key's names, not `cell.scenario.key`: that would copy the whole scenario for each look-up.
                     let scenarioKey = cell.key.scenario, deviceKey = cell.key.device
@@ -412,21 +410,18 @@ public enum MatrixRunner {
                     let previous = try sameNumbersAsPrevious(earlier, result, store: store)
                     record.regressions = findRegressions(record, previous: previous, environment: environment, options: options)
                     record.replacesReference = scenario.references[keyText] != nil
-                    records.append(record)
-                }
-                for index in records.indices {
                     if options.retainOutcomes
-                        || (records[index].outcome.status.fails(newFails: newFails) && outcomes.count < RunReport.retainedLimit) {
-                        outcomes.append(records[index].outcome)
+                        || (record.outcome.status.fails(newFails: newFails) && outcomes.count < RunReport.retainedLimit) {
+                        outcomes.append(record.outcome)
                     }
-                    for regression in records[index].regressions
+                    for regression in record.regressions
                     where options.retainOutcomes || (regressions.count < RunReport.retainedLimit && regression.failsRun) {
-                        regressions.append((records[index].outcome.key, regression))
+                        regressions.append((record.outcome.key, regression))
                     }
-                    let timing = records[index].regressions.isEmpty
-                        ? nil : definitions[batch[index].key.scenario]?.previous[batch[index].key.text]?.timing
-                    records[index].releaseSteps()
-                    unwritten.add(records[index], cell: batch[index], timingReference: timing)
+                    let timingReference = record.regressions.isEmpty ? nil : earlier?.timing
+                    record.releaseSteps()
+                    // Its last use: moved into the list, where an array of records, copied from, was kept before.
+                    unwritten.add(record, cell: cell, timingReference: timingReference)
                 }
                 // Freeing a batch's outcomes (thousands of steps, each a few arrays) would be this thread's time,
                 // which judges the batches: another thread does it while this one goes on.
@@ -502,7 +497,7 @@ public enum MatrixRunner {
         private var timingReferences: [TimingReference?] = []
 
         /// Adds a judged record of `cell`.
-        mutating func add(_ record: ResultRecord, cell: PlannedCell, timingReference: TimingReference?) {
+        mutating func add(_ record: consuming ResultRecord, cell: PlannedCell, timingReference: TimingReference?) {
             records.append(record)
             cells.append(cell)
             timingReferences.append(timingReference)

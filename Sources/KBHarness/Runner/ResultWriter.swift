@@ -55,8 +55,7 @@ final class ResultWriter: @unchecked Sendable {
         _ = Thread.startNamed("kb writer") { [self] in
             while true {
                 handed.wait()
-                guard let group = next else { break }
-                next = nil
+                guard let group = next.take() else { break }
                 if !writeTransaction(startingWith: group) { break }
                 idle.signal()
             }
@@ -67,25 +66,27 @@ final class ResultWriter: @unchecked Sendable {
     /// Writes `group` and the groups handed over after it in one transaction, committed once it holds
     /// `cellsPerTransaction` cells or the run ends (rolled back if the run is given up). Returns false when
     /// the run's end was handed over meanwhile.
-    private func writeTransaction(startingWith first: MatrixRunner.UnwrittenResults) -> Bool {
+    private func writeTransaction(startingWith first: consuming MatrixRunner.UnwrittenResults) -> Bool {
         var goesOn = true
+        // Each group is moved from here (and from `next`) into the loop, never kept: a written group still held
+        // here would be freed by this thread, which the run waits for, instead of by `FreedElsewhere`.
+        var waiting: MatrixRunner.UnwrittenResults? = consume first
         do {
             try store.write {
-                var group = first, cells = 0
-                while true {
+                var cells = 0
+                while var group = waiting.take() {
                     cells += group.records.count
                     flagged += try group.insert(runID, into: store, recordMode: recordMode, recentStates: recentStates)
                     if cells >= cellsPerTransaction { return }
                     // The transaction stays open for the next group.
                     idle.signal()
                     handed.wait()
-                    guard let following = next else {
+                    waiting = next.take()
+                    if waiting == nil {
                         goesOn = false
                         if givenUp { throw CancellationError() }
                         return
                     }
-                    next = nil
-                    group = following
                 }
             }
             recentStates.committed()

@@ -548,30 +548,31 @@ extension HarnessStore {
             try insertReferences.execute()
             recorded.removeAll(keepingCapacity: true)
         }
-        // A record is handed to these two by reference: copying one (its outcome, state and hashes) retained and
-        // released a dozen buffers per cell, 3 % of the writer's time.
+        // A record is handed to these two by pointer: copying one (its outcome, state and hashes) retained and
+        // released a dozen buffers per cell, 3 % of the writer's time, and an element of the records' buffer
+        // passed by value was still copied.
         /// Finds or makes `record`'s keys and binds its result as row `row` of `insertResult`.
-        func bindRow(_ record: ResultRecord, _ row: Int, of insertResult: Statement) throws {
-            let cellID = try record.cellID
-                ?? keys.cellID(record.outcome.key, scenarioID: record.scenarioID, deviceID: record.deviceID)
+        func bindRow(_ record: UnsafePointer<ResultRecord>, _ row: Int, of insertResult: Statement) throws {
+            let cellID = try record.pointee.cellID
+                ?? keys.cellID(record.pointee.outcome.key, scenarioID: record.pointee.scenarioID, deviceID: record.pointee.deviceID)
             cellIDs.append(cellID)
             try bindResult(insertResult, row: row, runID: runID, cellID: cellID,
-                           stateID: try record.stateID ?? keys.stateID(record.state, hash: record.stateHash),
-                           pairID: try keys.definitionPairID(scenario: record.scenarioHash, device: record.deviceHash),
-                           messageID: try record.outcome.message.map { try keys.messageID($0) },
-                           outcome: record.outcome, counts: record.stepCounts)
+                           stateID: try record.pointee.stateID ?? keys.stateID(record.pointee.state, hash: record.pointee.stateHash),
+                           pairID: try keys.definitionPairID(scenario: record.pointee.scenarioHash, device: record.pointee.deviceHash),
+                           messageID: try record.pointee.outcome.message.map { try keys.messageID($0) },
+                           outcome: record.pointee.outcome, counts: record.pointee.stepCounts)
         }
         /// Queues `record`'s recorded reference and inserts its timing and regressions, once its row is `resultID`.
-        func insertDependents(_ record: ResultRecord, index: Int, cellID: Int64, resultID: Int64) throws {
-            if record.outcome.reference == .recorded {
-                if record.replacesReference {
+        func insertDependents(_ record: UnsafePointer<ResultRecord>, index: Int, cellID: Int64, resultID: Int64) throws {
+            if record.pointee.outcome.reference == .recorded {
+                if record.pointee.replacesReference {
                     try supersedeReference.bind(1, now)
                     try supersedeReference.bind(2, cellID)
                     try supersedeReference.execute()
                 }
-                recorded.append((record.scenarioID, cellID, resultID))
+                recorded.append((record.pointee.scenarioID, cellID, resultID))
             }
-            if let timing = record.timing {
+            if let timing = record.pointee.timing {
                 try insertTiming.bind([.integer(resultID), .integer(Int64(timing.warmup)),
                                        .integer(Int64(timing.samples.count)), .integer(Int64(timing.batch)),
                                        .integer(timing.min), .integer(timing.p50), .integer(timing.p90),
@@ -579,8 +580,8 @@ extension HarnessStore {
                 try insertTiming.execute()
             }
             // The key as text only for a cell with regressions: most have none.
-            let cell = record.regressions.isEmpty ? "" : record.outcome.key.text
-            for (regressionIndex, regression) in record.regressions.enumerated() {
+            let cell = record.pointee.regressions.isEmpty ? "" : record.pointee.outcome.key.text
+            for (regressionIndex, regression) in record.pointee.regressions.enumerated() {
                 try insertRegression.bind([
                     .integer(runID), .integer(resultID), .text(cell), .text(regression.kind),
                     .text(regression.against), regression.againstRunID.map(SQLiteValue.integer) ?? .null,
@@ -599,21 +600,24 @@ extension HarnessStore {
             }
         }
         var resultIDs: [Int64: Int64] = [:]
-        for chunkStart in stride(from: 0, to: results.count, by: HarnessStore.resultRowsPerInsert) {
-            let chunk = chunkStart..<min(chunkStart + HarnessStore.resultRowsPerInsert, results.count)
-            let rows = chunk.count
-            let insertResult = try cachedStatement("insert \(rows) results") { HarnessStore.insertResultsSQL(rows: rows) }
-            cellIDs.removeAll(keepingCapacity: true)
-            for (row, index) in chunk.enumerated() { try bindRow(results[index], row, of: insertResult) }
-            resultIDs.removeAll(keepingCapacity: true)
-            try insertResult.forEachRow { resultIDs[$0.int64(1)] = $0.int64(0) }
-            for (row, index) in chunk.enumerated() {
-                guard let resultID = resultIDs[cellIDs[row]] else {
-                    throw HarnessError(.software, "result of cell \(results[index].outcome.key.text) not inserted")
+        // Records are read in place through a buffer: `results[index]` passed on was a copy of each record.
+        try results.withUnsafeBufferPointer { results in
+            for chunkStart in stride(from: 0, to: results.count, by: HarnessStore.resultRowsPerInsert) {
+                let chunk = chunkStart..<min(chunkStart + HarnessStore.resultRowsPerInsert, results.count)
+                let rows = chunk.count
+                let insertResult = try cachedStatement("insert \(rows) results") { HarnessStore.insertResultsSQL(rows: rows) }
+                cellIDs.removeAll(keepingCapacity: true)
+                for (row, index) in chunk.enumerated() { try bindRow(results.baseAddress! + index, row, of: insertResult) }
+                resultIDs.removeAll(keepingCapacity: true)
+                try insertResult.forEachRow { resultIDs[$0.int64(1)] = $0.int64(0) }
+                for (row, index) in chunk.enumerated() {
+                    guard let resultID = resultIDs[cellIDs[row]] else {
+                        throw HarnessError(.software, "result of cell \(results[index].outcome.key.text) not inserted")
+                    }
+                    try insertDependents(results.baseAddress! + index, index: index, cellID: cellIDs[row], resultID: resultID)
                 }
-                try insertDependents(results[index], index: index, cellID: cellIDs[row], resultID: resultID)
+                if recorded.count >= HarnessStore.resultRowsPerInsert { try flushReferences() }
             }
-            if recorded.count >= HarnessStore.resultRowsPerInsert { try flushReferences() }
         }
         try flushReferences()
         return pending

@@ -25,6 +25,8 @@ struct StoredKeys {
         var scenario: String
         var device: String
     }
+    /// The pair asked for last, and its id.
+    private var lastDefinitionPair: (pair: DefinitionPair, id: Int64)?
     /// The messages of this batch by text: mostly the same few known-issue notes.
     private var messages: [String: Int64] = [:]
     /// The states this transaction and the run's last ones used: cells share states, mostly a few cells apart.
@@ -124,11 +126,13 @@ struct StoredKeys {
 
     /// The id of the `definition_pair` row of these definition hashes, inserted when new.
     mutating func definitionPairID(scenario: String, device: String) throws -> Int64 {
+        // Records come a scenario and device at a time: comparing with the last pair is cheaper than hashing it.
+        if let last = lastDefinitionPair, last.pair.scenario == scenario, last.pair.device == device { return last.id }
         let key = DefinitionPair(scenario: scenario, device: device)
-        if let id = definitionPairs[key] { return id }
-        let id = try find(findDefinitionPair, [.text(scenario), .text(device)])
+        let id = try definitionPairs[key] ?? find(findDefinitionPair, [.text(scenario), .text(device)])
             ?? insert(insertDefinitionPair, [.text(scenario), .text(device)])
         definitionPairs[key] = id
+        lastDefinitionPair = (key, id)
         return id
     }
 
