@@ -110,6 +110,26 @@ import Testing
         #expect(twoRuns == oneRun)
     }
 
+    @Test func cellsWithoutAnIdAreMadeInOneInsertOrFoundAndMadeOneByOne() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("cells.sqlite"), scenarios: scenariosDirectory)
+        defer { store.close() }
+        let scenario = try store.database.textRows("SELECT id, key FROM scenario ORDER BY id LIMIT 1")[0]
+        let device = try store.database.textRows("SELECT id, key FROM device ORDER BY id LIMIT 1")[0]
+        func cell(_ keyboard: KeyboardKind) -> (key: CellKey, scenarioID: Int64, deviceID: Int64) {
+            (CellKey(scenario: scenario[1], device: device[1], orientation: .portrait, keyboard: keyboard, strategy: "iq"),
+             Int64(scenario[0])!, Int64(device[0])!)
+        }
+        var keys = try StoredKeys(store)
+        // A store that has no cell yet: all three are new, made by one INSERT, ids 1, 2 and 3 in the order given.
+        #expect(try keys.cellIDs([cell(.standard), cell(.emoji), cell(.numberPad)]) == [1, 2, 3])
+        // Two of these are there already: each is found (3 and 1) or made (4) on its own, not numbered 4, 5, 6.
+        #expect(try keys.cellIDs([cell(.numberPad), cell(.predictive), cell(.standard)]) == [3, 4, 1])
+        #expect(try store.database.textRows("SELECT id, keyboard FROM cell ORDER BY id")
+                == [["1", "standard"], ["2", "emoji"], ["3", "numberPad"], ["4", "predictive"]])
+    }
+
     @Test func recentStatesKeepTheLastTwoCommittedTransactionsAndForgetOneRolledBack() {
         #expect(RecentStates.key("00000000000000ff") == 255)
         #expect(RecentStates.key("ffffffffffffffff") == UInt64.max)

@@ -4,16 +4,15 @@ import Foundation
 /// The reference write rate: the same result rows inserted through the raw SQLite C API (prepared
 /// statements, text bound `SQLITE_STATIC`, one transaction, the result rows as many to an INSERT as kbharness
 /// puts in one, the run completed at the end with the same counts), into a fresh database with the same schema.
-/// Like kbharness, it inserts each row's cell (looking it up when its key is taken) and finds or inserts its
-/// state (and the state's metric list), definition pair and message first, so both do the same work: what
-/// several rows share is stored once.
+/// Like kbharness, it inserts the rows' cells (an INSERT for as many as the rows of one result INSERT, looking
+/// each up when a key was taken) and finds or inserts each row's state (and the state's metric list),
+/// definition pair and message first, so both do the same work: what several rows share is stored once.
 ///
 /// kbharness's own write path is judged against this figure, measured in the same process and run.
 enum RawInsertReference {
     /// The statements, prepared once.
     private struct Statements {
         var findCell: OpaquePointer
-        var insertCell: OpaquePointer
         var findState: OpaquePointer
         var insertState: OpaquePointer
         var findMetricList: OpaquePointer
@@ -24,7 +23,7 @@ enum RawInsertReference {
         var insertMessage: OpaquePointer
 
         var all: [OpaquePointer] {
-            [findCell, insertCell, findState, insertState, findMetricList, insertMetricList, findDefinitionPair,
+            [findCell, findState, insertState, findMetricList, insertMetricList, findDefinitionPair,
              insertDefinitionPair, findMessage, insertMessage]
         }
     }
@@ -53,10 +52,6 @@ enum RawInsertReference {
         sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
         let statements = Statements(
             findCell: try prepare("SELECT id FROM cell WHERE key = ?"),
-            insertCell: try prepare("""
-                INSERT OR IGNORE INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """),
             findState: try prepare("SELECT id FROM state WHERE hash = ?"),
             insertState: try prepare("INSERT INTO state (hash, metric_list_id, steps) VALUES (?, ?, ?)"),
             findMetricList: try prepare("SELECT id FROM metric_list WHERE positions = ?"),
@@ -82,19 +77,10 @@ enum RawInsertReference {
         // Rows go `resultRowsPerInsert` to a statement, as kbharness writes them.
         for chunk in chunks(records.count) {
             let insert = try inserts.statement(rows: chunk.count)
+            let cellIDs = try insertCells(chunk.map { records[$0] }, db: db, inserts: &inserts, find: statements.findCell)
             for (row, index) in chunk.enumerated() {
-                let record = records[index], outcome = record.outcome, key = outcome.key
-                // A cell is inserted first and looked up only when its key is taken, as kbharness does.
-                sqlite3_bind_int64(statements.insertCell, 2, record.scenarioID)
-                sqlite3_bind_int64(statements.insertCell, 3, record.deviceID)
-                var cellID = try step(db, statements.insertCell, texts: [key.text, key.orientation.rawValue,
-                                                                      key.keyboard.rawValue, key.strategy],
-                                      positions: [1, 4, 5, 6])
-                if sqlite3_changes(db) == 0 {
-                    cellID = try findOrInsert(db, find: statements.findCell, texts: [key.text]) {
-                        throw HarnessError(.software, "reference insert: cell \(key.text) neither inserted nor found")
-                    }
-                }
+                let record = records[index], outcome = record.outcome
+                let cellID = cellIDs[row]
                 let stateID = try findOrInsert(db, find: statements.findState, texts: [record.stateHash]) {
                     let list = try sharedID(statements.findMetricList, statements.insertMetricList, [record.state.positions])
                     sqlite3_bind_int64(statements.insertState, 2, list)
@@ -107,7 +93,7 @@ enum RawInsertReference {
                 }
                 inserts.bind(insert, row: row, runID: runID, ids: (cellID, stateID, pairID, messageID), record: record)
             }
-            try inserts.run(insert)
+            try inserts.run(insert, rows: chunk.count)
         }
         // The run completed, as kbharness completes it in the same transaction: its status, and its counts.
         var complete: OpaquePointer?
@@ -166,7 +152,7 @@ enum RawInsertReference {
             for (row, index) in chunk.enumerated() {
                 inserts.bind(insert, row: row, runID: runID, ids: ids[index], record: records[index])
             }
-            try inserts.run(insert)
+            try inserts.run(insert, rows: chunk.count)
         }
         sqlite3_exec(db, "COMMIT", nil, nil, nil)
         return (clock.now - start).inSeconds
@@ -216,6 +202,8 @@ enum RawInsertReference {
     private struct ChunkInserts {
         let db: OpaquePointer
         private var statements: [Int: OpaquePointer] = [:]
+        /// The cell INSERTs, by row count.
+        private var cellStatements: [Int: OpaquePointer] = [:]
         /// The status texts, NUL-terminated, alive until `finalize`.
         private var texts: [String: UnsafeMutablePointer<CChar>] = [:]
 
@@ -229,6 +217,16 @@ enum RawInsertReference {
             guard sqlite3_prepare_v3(db, HarnessStore.insertResultsSQL(rows: rows), -1, UInt32(SQLITE_PREPARE_PERSISTENT),
                                      &prepared, nil) == SQLITE_OK, let prepared else { throw failure(db) }
             statements[rows] = prepared
+            return prepared
+        }
+
+        /// The cell INSERT of `rows` rows (`StoredKeys.insertCellsSQL`), prepared when first asked for.
+        mutating func cellStatement(rows: Int) throws -> OpaquePointer {
+            if let statement = cellStatements[rows] { return statement }
+            var prepared: OpaquePointer?
+            guard sqlite3_prepare_v3(db, StoredKeys.insertCellsSQL(rows: rows), -1, UInt32(SQLITE_PREPARE_PERSISTENT),
+                                     &prepared, nil) == SQLITE_OK, let prepared else { throw failure(db) }
+            cellStatements[rows] = prepared
             return prepared
         }
 
@@ -265,23 +263,47 @@ enum RawInsertReference {
             if let wall = outcome.wallNanoseconds { sqlite3_bind_int64(insert, base + 19, wall) } else { sqlite3_bind_null(insert, base + 19) }
         }
 
-        /// Runs `insert`, reading the ids it returns as kbharness does.
-        func run(_ insert: OpaquePointer) throws {
-            var rc = sqlite3_step(insert)
-            while rc == SQLITE_ROW {
-                _ = (sqlite3_column_int64(insert, 0), sqlite3_column_int64(insert, 1))
-                rc = sqlite3_step(insert)
-            }
+        /// Runs `insert` and takes the new rows' ids as kbharness does (`HarnessStore.insertedIDs`).
+        func run(_ insert: OpaquePointer, rows: Int) throws {
+            let rc = sqlite3_step(insert)
             sqlite3_reset(insert)
             guard rc == SQLITE_DONE else { throw failure(db) }
+            _ = HarnessStore.insertedIDs(rows: rows, last: sqlite3_last_insert_rowid(db))
         }
 
         /// Finalizes the statements and frees the texts.
         mutating func finalize() {
             for statement in statements.values { sqlite3_finalize(statement) }
+            for statement in cellStatements.values { sqlite3_finalize(statement) }
             for text in texts.values { free(text) }
             statements = [:]
+            cellStatements = [:]
             texts = [:]
+        }
+    }
+
+    /// The ids of the cells of `records`, in order, as kbharness finds or makes them (`StoredKeys.cellIDs`): one
+    /// INSERT OR IGNORE for all, consecutive ids when it made every one, else each looked up by key.
+    private static func insertCells(_ records: [ResultRecord], db: OpaquePointer, inserts: inout ChunkInserts,
+                                    find: OpaquePointer) throws -> [Int64] {
+        let statement = try inserts.cellStatement(rows: records.count)
+        var texts: [String] = [], positions: [Int32] = []
+        for (row, record) in records.enumerated() {
+            let key = record.outcome.key, base = Int32(row * 6)
+            sqlite3_bind_int64(statement, base + 2, record.scenarioID)
+            sqlite3_bind_int64(statement, base + 3, record.deviceID)
+            texts += [key.text, key.orientation.rawValue, key.keyboard.rawValue, key.strategy]
+            positions += [base + 1, base + 4, base + 5, base + 6]
+        }
+        let last = try step(db, statement, texts: texts, positions: positions)
+        if sqlite3_changes(db) == Int32(records.count) {
+            return Array(HarnessStore.insertedIDs(rows: records.count, last: last))
+        }
+        return try records.map { record in
+            let text = record.outcome.key.text
+            return try findOrInsert(db, find: find, texts: [text]) {
+                throw HarnessError(.software, "reference insert: cell \(text) neither inserted nor found")
+            }
         }
     }
 

@@ -487,12 +487,19 @@ extension HarnessStore {
 
     /// One INSERT of `rows` `result` rows (`resultParameters` each, row after row); the raw C-API benchmark
     /// reference binds the same statement. A row's cell, state, definitions and message are integer keys: the
-    /// text they stand for is stored once, in `cell`, `state`, `definition_pair` and `message`. It returns each
-    /// new row's id with its cell id, a run's key for it (RETURNING promises no order).
+    /// text they stand for is stored once, in `cell`, `state`, `definition_pair` and `message`. The new rows'
+    /// ids are `insertedIDs`: no RETURNING, whose rows SQLite first gathers in a table of their own.
     static func insertResultsSQL(rows: Int) -> String {
         let row = "(" + Array(repeating: "?", count: Int(resultParameters)).joined(separator: ", ") + ")"
         return resultColumns + " " + Array(repeating: row, count: rows).joined(separator: ",\n    ")
-            + "\nRETURNING id, cell_id"
+    }
+
+    /// The ids of the `rows` rows one INSERT of `insertResultsSQL` just made, in the order of its VALUES, from
+    /// the last one's: SQLite gives a new row of a rowid table one more than the largest id before it (until
+    /// the largest possible id, which no store reaches: a run of a million cells a second would take 290,000
+    /// years), so the rows of one statement, which nothing else writes between, have consecutive ids.
+    static func insertedIDs(rows: Int, last: Int64) -> ClosedRange<Int64> {
+        (last - Int64(rows) + 1)...last
     }
 
     /// One INSERT of `rows` recorded references (five parameters each: scenario, cell, result, mode, time).
@@ -553,9 +560,7 @@ extension HarnessStore {
         // passed by value was still copied.
         /// Finds or makes `record`'s keys and binds its result as row `row` of `insertResult`.
         func bindRow(_ record: UnsafePointer<ResultRecord>, _ row: Int, of insertResult: Statement) throws {
-            let cellID = try record.pointee.cellID
-                ?? keys.cellID(record.pointee.outcome.key, scenarioID: record.pointee.scenarioID, deviceID: record.pointee.deviceID)
-            cellIDs.append(cellID)
+            let cellID = cellIDs[row]
             try bindResult(insertResult, row: row, runID: runID, cellID: cellID,
                            stateID: try record.pointee.stateID ?? keys.stateID(record.pointee.state, hash: record.pointee.stateHash),
                            pairID: try keys.definitionPairID(scenario: record.pointee.scenarioHash, device: record.pointee.deviceHash),
@@ -599,22 +604,25 @@ extension HarnessStore {
                 }
             }
         }
-        var resultIDs: [Int64: Int64] = [:]
         // Records are read in place through a buffer: `results[index]` passed on was a copy of each record.
         try results.withUnsafeBufferPointer { results in
             for chunkStart in stride(from: 0, to: results.count, by: HarnessStore.resultRowsPerInsert) {
                 let chunk = chunkStart..<min(chunkStart + HarnessStore.resultRowsPerInsert, results.count)
                 let rows = chunk.count
                 let insertResult = try cachedStatement("insert \(rows) results") { HarnessStore.insertResultsSQL(rows: rows) }
+                // The cells without an id (new ones, mostly) are found or made together.
+                let unknown = chunk.filter { results[$0].cellID == nil }
+                var madeIDs = try keys.cellIDs(unknown.map {
+                    (results[$0].outcome.key, results[$0].scenarioID, results[$0].deviceID)
+                })[...]
                 cellIDs.removeAll(keepingCapacity: true)
+                for index in chunk { cellIDs.append(results[index].cellID ?? madeIDs.popFirst()!) }
                 for (row, index) in chunk.enumerated() { try bindRow(results.baseAddress! + index, row, of: insertResult) }
-                resultIDs.removeAll(keepingCapacity: true)
-                try insertResult.forEachRow { resultIDs[$0.int64(1)] = $0.int64(0) }
+                try insertResult.execute()
+                let resultIDs = HarnessStore.insertedIDs(rows: rows, last: database.lastInsertRowID)
                 for (row, index) in chunk.enumerated() {
-                    guard let resultID = resultIDs[cellIDs[row]] else {
-                        throw HarnessError(.software, "result of cell \(results[index].outcome.key.text) not inserted")
-                    }
-                    try insertDependents(results.baseAddress! + index, index: index, cellID: cellIDs[row], resultID: resultID)
+                    try insertDependents(results.baseAddress! + index, index: index, cellID: cellIDs[row],
+                                         resultID: resultIDs.lowerBound + Int64(row))
                 }
                 if recorded.count >= HarnessStore.resultRowsPerInsert { try flushReferences() }
             }

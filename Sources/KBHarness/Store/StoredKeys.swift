@@ -5,7 +5,6 @@ import KBSQLite
 /// positions, hashes, text) and inserted when missing, so what several cells or runs share is stored once.
 struct StoredKeys {
     private let findCell: Statement
-    private let insertCell: Statement
     private let findState: Statement
     private let insertState: Statement
     private let findMetricList: Statement
@@ -15,6 +14,8 @@ struct StoredKeys {
     private let findMessage: Statement
     private let insertMessage: Statement
     private let database: Database
+    /// The store, for the statements made per row count.
+    private let store: HarnessStore
     /// The metric lists of this batch by positions text: a handful, shared by thousands of states.
     private var metricLists: [String: Int64] = [:]
     /// The definition pairs of this batch, by scenario and device hash: one per scenario and device.
@@ -37,14 +38,9 @@ struct StoredKeys {
     /// `recentStates` are the states the writer used lately.
     init(_ store: HarnessStore, recentStates: RecentStates = RecentStates()) throws {
         database = store.database
+        self.store = store
         self.recentStates = recentStates
         findCell = try store.cachedStatement("find cell") { "SELECT id FROM cell WHERE key = ?" }
-        insertCell = try store.cachedStatement("insert cell") {
-            """
-            INSERT OR IGNORE INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """
-        }
         findState = try store.cachedStatement("find state") { "SELECT id FROM state WHERE hash = ?" }
         // One row a statement: a multi-row INSERT (or one with RETURNING) keeps a statement journal, a copy of
         // every page it changes first, and a state's hash lands on any page of its index.
@@ -63,24 +59,38 @@ struct StoredKeys {
         insertMessage = try store.cachedStatement("insert message") { "INSERT INTO message (text) VALUES (?)" }
     }
 
-    /// The id of `key`'s `cell` row, inserted with its scenario and device rows when new.
-    mutating func cellID(_ key: CellKey, scenarioID: Int64, deviceID: Int64) throws -> Int64 {
-        let text = key.text
-        // Inserted first: the writer asks only for cells whose id the previous run did not give, new ones nearly
-        // always, and an insert that finds the key taken is one probe of the key index, as a look-up is.
-        try insertCell.bind(1, text)
-        try insertCell.bind(2, scenarioID)
-        try insertCell.bind(3, deviceID)
-        try insertCell.bind(4, key.orientation.rawValue)
-        try insertCell.bind(5, key.keyboard.rawValue)
-        try insertCell.bind(6, key.strategy)
-        try insertCell.execute()
-        if database.changes == 1 { return database.lastInsertRowID }
-        try findCell.bind(1, text)
-        guard let id = try StoredKeys.firstID(findCell) else {
-            throw HarnessError(.software, "cell \(text) was neither inserted nor found")
+    /// The ids of the `cell` rows of `cells` (each a key with its scenario and device rows), in order. One INSERT
+    /// makes those that are new: on a first run all are, and their ids are consecutive (`HarnessStore.insertedIDs`);
+    /// when some row was there already, each is then found by its key.
+    mutating func cellIDs(_ cells: [(key: CellKey, scenarioID: Int64, deviceID: Int64)]) throws -> [Int64] {
+        let count = cells.count
+        guard count > 0 else { return [] }
+        let insert = try store.cachedStatement("insert \(count) cells or ignore") { StoredKeys.insertCellsSQL(rows: count) }
+        for (row, cell) in cells.enumerated() {
+            let base = Int32(row * 6)
+            try insert.bind(base + 1, cell.key.text)
+            try insert.bind(base + 2, cell.scenarioID)
+            try insert.bind(base + 3, cell.deviceID)
+            try insert.bind(base + 4, cell.key.orientation.rawValue)
+            try insert.bind(base + 5, cell.key.keyboard.rawValue)
+            try insert.bind(base + 6, cell.key.strategy)
         }
-        return id
+        try insert.execute()
+        if database.changes == Int64(count) { return Array(HarnessStore.insertedIDs(rows: count, last: database.lastInsertRowID)) }
+        return try cells.map { cell in
+            let text = cell.key.text
+            try findCell.bind(1, text)
+            guard let id = try StoredKeys.firstID(findCell) else {
+                throw HarnessError(.software, "cell \(text) was neither inserted nor found")
+            }
+            return id
+        }
+    }
+
+    /// One INSERT OR IGNORE of `rows` `cell` rows, six parameters each.
+    static func insertCellsSQL(rows: Int) -> String {
+        "INSERT OR IGNORE INTO cell (key, scenario_id, device_id, orientation, keyboard, strategy) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
     /// The id of the `state` row whose stored form hashes to `hash`, inserted from `state` when new.
