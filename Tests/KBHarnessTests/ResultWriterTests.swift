@@ -9,7 +9,7 @@ import Testing
     /// `batchSize`, `cellsPerTransaction` and `cellsPerHandOff`, into a new database at `path`; returns every
     /// stored row that does not depend on the clock.
     private static func rows(path: String, batchSize: Int, cellsPerTransaction: Int,
-                             cellsPerHandOff: Int = 8_000) throws -> [[String]] {
+                             cellsPerHandOff: Int = 8_000, retainOutcomes: Bool = true) throws -> [[String]] {
         let store = try storeWithLibrary(path, scenarios: scenariosDirectory)
         defer { store.close() }
         let selection = RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"], strategies: ["iq", "tp"])
@@ -19,6 +19,7 @@ import Testing
         options.batchSize = batchSize
         options.cellsPerTransaction = cellsPerTransaction
         options.cellsPerHandOff = cellsPerHandOff
+        options.retainOutcomes = retainOutcomes
         for _ in 0..<2 {
             _ = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
         }
@@ -108,6 +109,33 @@ import Testing
         let oneRun = try storedHashes(scratch.file("one.sqlite"), runs: [["iq", "tp"]])
         #expect(twoRuns.count > 100)
         #expect(twoRuns == oneRun)
+    }
+
+    @Test func aRunThatKeepsNoOutcomesStoresWhatOneThatKeepsThemStores() throws {
+        // Such a run lets a clean pass's steps go as soon as their state is encoded, keeping their counts.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let kept = try Self.rows(path: scratch.file("kept.sqlite"), batchSize: 50, cellsPerTransaction: 100)
+        let notKept = try Self.rows(path: scratch.file("not-kept.sqlite"), batchSize: 50, cellsPerTransaction: 100,
+                                    retainOutcomes: false)
+        #expect(kept == notKept)
+        // The bundled scenarios have passes with known failures (whose steps stay) as well as clean ones.
+        #expect(kept.contains { $0.count > 9 && $0[6] == "pass" && $0[9] != "0" })
+        #expect(kept.contains { $0.count > 9 && $0[6] == "pass" && $0[9] == "0" && $0[7] != "0" })
+    }
+
+    @Test func aRunThatKeepsNoOutcomesStillReportsItsFailingCellsWithTheirSteps() throws {
+        let scratch = try Scratch()
+        let store = try storeWithLibrary(scratch.file("failing.sqlite"), scenarios: scenariosDirectory)
+        defer { store.close(); scratch.remove() }
+        let selection = RunSelection(devices: ["iphone-se-1st-gen"], strategies: ["iq", "tp"])
+        var options = RunOptions()
+        options.timingSamples = 0
+        options.retainOutcomes = false
+        let report = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
+        let failing = report.outcomes.filter { $0.status == .fail }
+        #expect(!failing.isEmpty)
+        #expect(failing.allSatisfy { !$0.steps.isEmpty && $0.failedInvariants + $0.mismatches.count > 0 })
     }
 
     @Test func cellsWithoutAnIdAreMadeInOneInsertOrFoundAndMadeOneByOne() throws {

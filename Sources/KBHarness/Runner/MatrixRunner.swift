@@ -402,6 +402,7 @@ public enum MatrixRunner {
                                               deviceHash: stored.deviceHashes[deviceKey]!,
                                               state: result.stored, stateHash: result.stateHash, timing: timing,
                                               regressions: [])
+                    record.releasedCounts = result.counts
                     // What the previous result stored need not be looked up again: its cell, and its state when
                     // the hash is the same (before `sameNumbersAsPrevious` may take this hash as its own).
                     let earlier = scenario.previous[keyText]
@@ -544,7 +545,10 @@ public enum MatrixRunner {
 
     /// A cell's correctness outcome with its state: the hash of its canonical JSON and its stored form.
     struct EvaluatedCell: Sendable {
+        /// The outcome; without its steps when it passed cleanly and the run keeps no outcomes.
         var outcome: CellOutcome
+        /// The counts of its steps, whether or not it still has them.
+        var counts: StepCounts
         var stateHash: String
         var stored: StoredState
 
@@ -610,7 +614,13 @@ public enum MatrixRunner {
                         state = encoder.encode(outcome.steps)
                         screens.remember(state, of: outcome.steps)
                     }
-                    slots[index] = EvaluatedCell(outcome: outcome, stateHash: state.hash, stored: state.stored)
+                    let counts = StepCounts(outcome)
+                    // A clean pass's steps are let go here, where they were made, once their state is encoded: its
+                    // row needs only their counts, and a run that keeps no outcomes reports no passing cell's
+                    // steps. Freed at once by the thread that made them, their memory serves the next cells;
+                    // freed batches later on another thread, it cost about a tenth of the evaluation threads' time.
+                    if !options.retainOutcomes && outcome.status == .pass && counts.knownFailures == 0 { outcome.steps = [] }
+                    slots[index] = EvaluatedCell(outcome: outcome, counts: counts, stateHash: state.hash, stored: state.stored)
                     if let report = options.progress { report(finished.increment(), progress.total) }
                 }
             }

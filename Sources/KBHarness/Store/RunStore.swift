@@ -217,7 +217,8 @@ public struct ResultRecord: Sendable {
     public var regressions: [RegressionRecord]
     /// Whether the cell had a reference when the run started, which a recorded one replaces.
     public var replacesReference = false
-    /// The counts of the outcome's steps, once `releaseSteps` let the steps go.
+    /// The counts of the outcome's steps, once `releaseSteps` (or the run, as it evaluated the cell) let the
+    /// steps go.
     var releasedCounts: StepCounts? = nil
 
     /// What the `result` row stores of the outcome's steps.
@@ -226,7 +227,7 @@ public struct ResultRecord: Sendable {
     /// Keeps the counts of the outcome's steps and lets the steps go: a record waiting to be written then
     /// holds its stored state, not its steps as well.
     public mutating func releaseSteps() {
-        releasedCounts = StepCounts(outcome)
+        if releasedCounts == nil { releasedCounts = StepCounts(outcome) }
         outcome.steps = []
     }
 }
