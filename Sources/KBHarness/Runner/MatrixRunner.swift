@@ -376,17 +376,22 @@ public enum MatrixRunner {
                 // A batch is written whole or not at all: a stop requested during its evaluation drops it, with
                 // the judged batches not written yet.
                 try stopIfCancelled(done: batchStart)
+                var group: JudgedGroup?
                 for (offset, (cell, result)) in zip(batch, evaluated).enumerated() {
                     // The key's names, not `cell.scenario.key`: that would copy the whole scenario for each look-up.
                     let scenarioKey = cell.key.scenario, deviceKey = cell.key.device
-                    let scenario = definitions[scenarioKey]!
+                    if group?.scenarioKey != scenarioKey || group?.deviceKey != deviceKey {
+                        group = JudgedGroup(scenarioKey: scenarioKey, deviceKey: deviceKey, definitions: definitions[scenarioKey]!,
+                                            library: stored)
+                    }
+                    let scenario = group!.definitions, ids = group!.ids, hashes = group!.hashes
                     let keyText = cell.key.text
                     var outcome = result.outcome
                     try judgeReference(&outcome, state: result.state, stateHash: result.stateHash,
                                        reference: scenario.references[keyText],
                                        asserted: scenario.expected.contains { $0.applies(to: cell.key) },
                                        mode: options.record,
-                                       definitionHashes: (stored.scenarioHashes[scenarioKey]!, stored.deviceHashes[deviceKey]!),
+                                       definitionHashes: hashes,
                                        store: store)
                     var timing: TimingSummary?
                     if options.timingSamples > 0 && outcome.status != .error {
@@ -396,10 +401,8 @@ public enum MatrixRunner {
                                      screens: timingScreens)
                         try stopIfCancelled(done: batchStart + offset)
                     }
-                    var record = ResultRecord(outcome: outcome, scenarioID: stored.scenarioIDs[scenarioKey]!,
-                                              deviceID: stored.deviceIDs[deviceKey]!,
-                                              scenarioHash: stored.scenarioHashes[scenarioKey]!,
-                                              deviceHash: stored.deviceHashes[deviceKey]!,
+                    var record = ResultRecord(outcome: outcome, scenarioID: ids.scenario, deviceID: ids.device,
+                                              scenarioHash: hashes.scenario, deviceHash: hashes.device,
                                               state: result.stored, stateHash: result.stateHash, timing: timing,
                                               regressions: [])
                     record.releasedCounts = result.counts
@@ -479,6 +482,27 @@ public enum MatrixRunner {
             previous.stateHash = result.stateHash
         }
         return previous
+    }
+
+    /// What judging a cell looks up of its scenario and device, looked up once for the cells of one scenario on
+    /// one device, which come one after another: hashing the keys for every cell showed in the judge's profile.
+    struct JudgedGroup {
+        let scenarioKey: String, deviceKey: String
+        /// What the batch loaded of the scenario.
+        let definitions: ScenarioDefinitions
+        /// The scenario's and the device's rows.
+        let ids: (scenario: Int64, device: Int64)
+        /// Their definition hashes.
+        let hashes: (scenario: String, device: String)
+
+        /// The group of `scenarioKey` on `deviceKey`, of `library` (whose rows these are).
+        init(scenarioKey: String, deviceKey: String, definitions: ScenarioDefinitions, library: StoredLibrary) {
+            self.scenarioKey = scenarioKey
+            self.deviceKey = deviceKey
+            self.definitions = definitions
+            ids = (library.scenarioIDs[scenarioKey]!, library.deviceIDs[deviceKey]!)
+            hashes = (library.scenarioHashes[scenarioKey]!, library.deviceHashes[deviceKey]!)
+        }
     }
 
     /// What a batch needs of one scenario: its expected values, references and previous results.
