@@ -149,7 +149,7 @@ import Testing
             (CellKey(scenario: scenario[1], device: device[1], orientation: .portrait, keyboard: keyboard, strategy: "iq"),
              Int64(scenario[0])!, Int64(device[0])!)
         }
-        var keys = try StoredKeys(store)
+        let keys = try StoredKeys(store)
         // A store that has no cell yet: all three are new, made by one INSERT, ids 1, 2 and 3 in the order given.
         #expect(try keys.cellIDs([cell(.standard), cell(.emoji), cell(.numberPad)]) == [1, 2, 3])
         // Two of these are there already: each is found (3 and 1) or made (4) on its own, not numbered 4, 5, 6.

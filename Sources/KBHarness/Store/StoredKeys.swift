@@ -62,7 +62,7 @@ struct StoredKeys {
     /// The ids of the `cell` rows of `cells` (each a key with its scenario and device rows), in order. One INSERT
     /// makes those that are new: on a first run all are, and their ids are consecutive (`HarnessStore.insertedIDs`);
     /// when some row was there already, each is then found by its key.
-    mutating func cellIDs(_ cells: [(key: CellKey, scenarioID: Int64, deviceID: Int64)]) throws -> [Int64] {
+    func cellIDs(_ cells: [(key: CellKey, scenarioID: Int64, deviceID: Int64)]) throws -> [Int64] {
         let count = cells.count
         guard count > 0 else { return [] }
         let insert = try store.cachedStatement("insert \(count) cells or ignore") { StoredKeys.insertCellsSQL(rows: count) }
