@@ -210,23 +210,24 @@ enum RawInsertReference {
         /// Prepares on `db`.
         init(_ db: OpaquePointer) { self.db = db }
 
-        /// The statement for `rows` rows, prepared when first asked for.
+        /// The result INSERT of `rows` rows (`HarnessStore.insertResultsSQL`), prepared when first asked for.
         mutating func statement(rows: Int) throws -> OpaquePointer {
-            if let statement = statements[rows] { return statement }
-            var prepared: OpaquePointer?
-            guard sqlite3_prepare_v3(db, HarnessStore.insertResultsSQL(rows: rows), -1, UInt32(SQLITE_PREPARE_PERSISTENT),
-                                     &prepared, nil) == SQLITE_OK, let prepared else { throw failure(db) }
-            statements[rows] = prepared
-            return prepared
+            try Self.prepared(&statements, rows: rows, on: db, HarnessStore.insertResultsSQL)
         }
 
         /// The cell INSERT of `rows` rows (`StoredKeys.insertCellsSQL`), prepared when first asked for.
         mutating func cellStatement(rows: Int) throws -> OpaquePointer {
-            if let statement = cellStatements[rows] { return statement }
+            try Self.prepared(&cellStatements, rows: rows, on: db, StoredKeys.insertCellsSQL)
+        }
+
+        /// The statement of `cache` for `rows` rows, prepared on `db` from `sql` and kept there when first asked for.
+        private static func prepared(_ cache: inout [Int: OpaquePointer], rows: Int, on db: OpaquePointer,
+                                     _ sql: (_ rows: Int) -> String) throws -> OpaquePointer {
+            if let statement = cache[rows] { return statement }
             var prepared: OpaquePointer?
-            guard sqlite3_prepare_v3(db, StoredKeys.insertCellsSQL(rows: rows), -1, UInt32(SQLITE_PREPARE_PERSISTENT),
-                                     &prepared, nil) == SQLITE_OK, let prepared else { throw failure(db) }
-            cellStatements[rows] = prepared
+            guard sqlite3_prepare_v3(db, sql(rows), -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil) == SQLITE_OK,
+                  let prepared else { throw failure(db) }
+            cache[rows] = prepared
             return prepared
         }
 
