@@ -503,12 +503,13 @@ extension HarnessStore {
         (last - Int64(rows) + 1)...last
     }
 
-    /// One INSERT of `rows` recorded references (five parameters each: scenario, cell, result, mode, time).
-    /// A cell's first reference needs no UPDATE; should another run have recorded one meanwhile, that one
-    /// stays (OR IGNORE: the current-reference index allows one per cell).
+    /// One INSERT of `rows` recorded references: the mode and the time, the same for every row, bound once as ?1
+    /// and ?2, then three parameters a row (scenario, cell, result). A cell's first reference needs no UPDATE;
+    /// should another run have recorded one meanwhile, that one stays (OR IGNORE: the current-reference index
+    /// allows one per cell).
     static func insertReferencesSQL(rows: Int) -> String {
         "INSERT OR IGNORE INTO cell_reference (scenario_id, cell_id, result_id, origin, mode, created_at) VALUES "
-            + Array(repeating: "(?, ?, ?, 'record', ?, ?)", count: rows).joined(separator: ", ")
+            + (0..<rows).map { "(?\(3 * $0 + 3), ?\(3 * $0 + 4), ?\(3 * $0 + 5), 'record', ?1, ?2)" }.joined(separator: ", ")
     }
 
     /// The inserts of `writeResults` and of a run's writer, inside the caller's transaction: the records
@@ -545,13 +546,13 @@ extension HarnessStore {
             guard !recorded.isEmpty else { return }
             let rows = recorded.count
             let insertReferences = try cachedStatement("insert \(rows) references") { HarnessStore.insertReferencesSQL(rows: rows) }
+            try insertReferences.bind(1, recordMode.rawValue)
+            try insertReferences.bind(2, now)
             for (row, reference) in recorded.enumerated() {
-                let base = Int32(row * 5)
-                try insertReferences.bind(base + 1, reference.scenarioID)
-                try insertReferences.bind(base + 2, reference.cellID)
-                try insertReferences.bind(base + 3, reference.resultID)
-                try insertReferences.bind(base + 4, recordMode.rawValue)
-                try insertReferences.bind(base + 5, now)
+                let base = Int32(row * 3)
+                try insertReferences.bind(base + 3, reference.scenarioID)
+                try insertReferences.bind(base + 4, reference.cellID)
+                try insertReferences.bind(base + 5, reference.resultID)
             }
             try insertReferences.execute()
             recorded.removeAll(keepingCapacity: true)
