@@ -397,6 +397,36 @@ import KBSQLite
         }
     }
 
+    @Test(.enabled(if: ExternalTool.chromium.shouldRun, "chromium is not installed (set CI to require it)"))
+    func aCardsReplayCommandWrapsInsideItsColumn() throws {
+        let chromium = try ExternalTool.chromium.executable()
+        let project = try project()
+        defer { project.scratch.remove() }
+        let directory = try writeReport(project)
+        // The command holds a cell key, which has no space to break at: one of 300 characters, far wider than
+        // the window, must wrap where it is rather than widen the page.
+        let result = try Chromium.run(chromium, ["--window-size=\(Self.firstScreen.width),\(Self.firstScreen.height)", "--dump-dom",
+                                                 try Self.probe(directory, Self.measureLongReplay)], scratch: project.scratch)
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        let probe = try Self.probeResult(result.stdout)
+        #expect(probe["found"] as? Bool == true)
+        let pageWidth = try #require(probe["pageWidth"] as? Double), viewWidth = try #require(probe["viewWidth"] as? Double)
+        #expect(pageWidth <= viewWidth, "the page is \(pageWidth) px wide in a \(viewWidth) px window")
+    }
+
+    /// Once the page has loaded, gives the first card's replay command a key of 300 characters and records
+    /// the page's width and the window's.
+    private static let measureLongReplay = """
+        window.addEventListener('load', function () {
+          var code = document.querySelector('#list-failing article .replay code');
+          if (code) { code.textContent = 'kbharness render ' + 'a'.repeat(300) + ' -o cell.svg'; }
+          document.body.setAttribute('data-probe', JSON.stringify({
+            found: !!code, pageWidth: document.documentElement.scrollWidth,
+            viewWidth: document.documentElement.clientWidth
+          }));
+        });
+        """
+
     // MARK: - A large run
 
     /// A run of 60,000 cells written straight into the store (a fifth failing) besides a real run's few,

@@ -297,7 +297,7 @@ struct Page {
         .facts{flex:1 1 320px;min-width:0} table.diff{width:100%}
         table.diff th,table.diff td{font-size:12px} table.diff th,table.diff td:first-child{white-space:nowrap}
         table.diff tr.rule td{color:#555;white-space:normal;overflow-wrap:anywhere;padding-left:20px} tr.passing td{color:#666}
-        .replay,.more{font-size:12px;color:#555}
+        .replay,.more{font-size:12px;color:#555} .replay code{overflow-wrap:anywhere}
         figure{margin:0} figure img{height:460px;max-width:100%;border:1px solid #eee;background:#fafafa}
         figcaption{font-size:12px;color:#444;text-align:center}
         .rule,.message{color:#555;font-size:12px;max-width:640px}
