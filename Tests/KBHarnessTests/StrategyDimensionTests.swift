@@ -89,6 +89,24 @@ import Testing
         #expect(try outcome("iq@7", off).steps[0].value(of: "root.y") == -88)
     }
 
+    @Test func aCellKnowsItsStrategyKeyWithoutMakingTheStrategy() throws {
+        // A cell checks its key with `isKnown` and makes the strategy only when it runs a simulation: both must
+        // agree on every key, the aliases and the misspelt included.
+        let options = ScenarioOptions()
+        for key in StrategyCatalog.keys + Array(StrategyCatalog.aliases.keys) + ["iq@9", "IQ", "tpk", "", "ours "] {
+            let made = StrategyCatalog.strategy(key, options: options)
+            #expect(StrategyCatalog.isKnown(key) == (made != nil), "\(key)")
+            #expect(made.map(\.key) == (made == nil ? nil : key), "\(key)")
+        }
+        #expect(StrategyCatalog.keys.allSatisfy(StrategyCatalog.isKnown))
+        let s = try scenario("key: t/a\ntitle: T\nviews:\n  - {id: f, kind: textField}\n")
+        let device = try starterDevice("iphone-se-1st-gen")
+        let key = CellKey(scenario: s.key, device: device.key, orientation: .portrait, keyboard: .standard, strategy: "iq@9")
+        #expect(CellRunner(key: key, scenario: s, device: device) == nil)
+        #expect(CellRunner(key: CellKey(scenario: s.key, device: device.key, orientation: .portrait, keyboard: .standard,
+                                        strategy: "iq@6"), scenario: s, device: device)?.strategy.name == "IQKeyboardManager 6.5.16")
+    }
+
     @Test func withoutAStrategySelectionEachScenarioRunsItsDefaults() throws {
         let library = try ScenarioLibrary.load(directory: starterLibraryDirectory)
         let scenario = try #require(library.scenario(plainBottomField))

@@ -59,6 +59,12 @@ public enum StrategyCatalog {
         }
     }
 
+    /// Whether `strategy(_:options:)` makes a strategy for `key`: asked for every cell, which makes its
+    /// strategy only when it runs a simulation of its own.
+    static func isKnown(_ key: String) -> Bool {
+        version(key) != nil || key == "tp" || key == "guide" || key == "ours"
+    }
+
     /// The scenario as strategy `key` sees it: an IQ version whose toolbar is on by default (up to 7.x)
     /// attaches it unless the scenario says whether it is on.
     public static func scenario(_ scenario: Scenario, for key: String) -> Scenario {
@@ -120,8 +126,13 @@ public struct CellRunner: Sendable {
     public var scenario: Scenario { _read { yield definitions.scenario } }
     /// Its device, read in place.
     public var device: DeviceProfile { _read { yield definitions.device } }
-    /// Its strategy.
-    public let strategy: AvoidanceStrategy
+    /// Its strategy, made when asked for: a cell whose steps a twin device or another keyboard recorded runs
+    /// no simulation, and making one (its name, its options' lists, the closure) was a tenth of the
+    /// allocations of a cell.
+    public var strategy: AvoidanceStrategy {
+        // `init` checked the key.
+        StrategyCatalog.strategy(key.strategy, options: scenario.options)!
+    }
 
     /// Prepares a cell; nil when the strategy key is unknown.
     public init?(key: CellKey, scenario: Scenario, device: DeviceProfile) {
@@ -131,8 +142,7 @@ public struct CellRunner: Sendable {
     /// Prepares a cell of `definitions`, shared with the cells of the same scenario and device unless the
     /// strategy sees the scenario otherwise; nil when the strategy key is unknown.
     init?(key: CellKey, definitions: CellDefinitions) {
-        // The fields the strategy reads, not the whole scenario: an argument read from a class is copied.
-        guard let strategy = StrategyCatalog.strategy(key.strategy, options: definitions.scenario.options) else { return nil }
+        guard StrategyCatalog.isKnown(key.strategy) else { return nil }
         self.key = key
         self.definitions = StrategyCatalog.turnsToolbarOn(
             toolbarEnabledIsSet: definitions.scenario.options.toolbarEnabledIsSet, for: key.strategy)
@@ -140,7 +150,6 @@ public struct CellRunner: Sendable {
             ? CellDefinitions(scenario: StrategyCatalog.scenario(definitions.scenario, for: key.strategy),
                               device: definitions.device, traits: definitions.traits)
             : definitions
-        self.strategy = strategy
     }
 
     /// The compiled cell: its first screen and every step's events.
@@ -208,8 +217,15 @@ public struct CellRunner: Sendable {
             steps[index].failed.removeAll(where: known.contains)
         }
         let mismatches = CellRunner.compare(steps, with: expected, for: key)
-        let gaps = steps.compactMap { $0.metrics.value(of: .gap) }
-        let occlusions = steps.compactMap { $0.metrics.value(of: .occlusion) }
+        // The smallest gap and the largest occlusion as `min()` and `max()` of their lists would pick them (the
+        // first of equal ones), without making the lists: two allocations a cell.
+        var minGap: Double?, maxOcclusion: Double?
+        for step in steps {
+            if let gap = step.metrics.value(of: .gap), minGap.map({ gap < $0 }) ?? true { minGap = gap }
+            if let occlusion = step.metrics.value(of: .occlusion), maxOcclusion.map({ $0 < occlusion }) ?? true {
+                maxOcclusion = occlusion
+            }
+        }
         var message: String?
         if let index = steps.firstIndex(where: { !$0.failed.isEmpty }) {
             let details = steps[index].failureDetails.filter { steps[index].failed.contains($0.invariant) }
@@ -222,7 +238,7 @@ public struct CellRunner: Sendable {
         }
         let failed = mismatches.count > 0 || steps.contains { !$0.failed.isEmpty }
         return CellOutcome(key: key, status: failed ? .fail : .pass, steps: steps, mismatches: mismatches,
-                           minGap: gaps.min(), maxOcclusion: occlusions.max(), message: message)
+                           minGap: minGap, maxOcclusion: maxOcclusion, message: message)
     }
 
     /// Applies the compiled steps to a fresh simulation, recording each step. The tracked views and the
@@ -233,7 +249,9 @@ public struct CellRunner: Sendable {
         let named = CellRunner.namedViews(expected)
         let make = { () -> ScreenCache.Observation in
             let views = trackedViews(compiled.initial, named: named)
-            return ScreenCache.Observation(trackedViews: views, metricNames: StepObserver.metricNames(tracking: views),
+            return ScreenCache.Observation(trackedViews: views,
+                                           metricNames: screens?.metricNames(tracking: views)
+                                               ?? StepObserver.metricNames(tracking: views),
                                            baseline: RestoreBaseline(screen), named: named)
         }
         let observation = screens?.observation(scenario, on: device, orientation: key.orientation, named: named,
@@ -339,6 +357,7 @@ public struct CellRunner: Sendable {
         let screen = compiled.initial.screen
         let clock = ContinuousClock()
         var sink = 0.0
+        let strategy = strategy
         func iteration() {
             var simulation = Simulation(screen: screen, strategy: strategy)
             events.play(on: &simulation)

@@ -513,6 +513,22 @@ final class ScreenCache {
         namesKeyboard = nil
     }
 
+    /// The metric names of the views tracked last, with those views: kept across scenarios, devices and
+    /// orientations, since the same view names give the same table. Made again for every device and
+    /// orientation, the names (a few hundred strings a screen) were a tenth of a cell's allocations.
+    private var lastMetricNames: (views: [StepObserver.TrackedView], table: MetricNameTable)?
+
+    /// `StepObserver.metricNames(tracking: views)`, the last table again when its views have the same names.
+    func metricNames(tracking views: [StepObserver.TrackedView]) -> MetricNameTable {
+        if let last = lastMetricNames, last.views.count == views.count,
+           zip(last.views, views).allSatisfy({ $0.name == $1.name }) {
+            return last.table
+        }
+        let table = StepObserver.metricNames(tracking: views)
+        lastMetricNames = (views, table)
+        return table
+    }
+
     /// The observation of the screen `scenario` starts on in `orientation` (resolved through this cache just
     /// before), made by `make` once per scenario, device, orientation and set of views named by expected values.
     func observation(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation, named: Set<String>,
