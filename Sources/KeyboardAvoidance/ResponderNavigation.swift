@@ -54,6 +54,8 @@ public struct ResponderNavigation: Sendable, Equatable {
     static func siblings(of input: NodeID, in screen: Screen, order: NavigationOrder) -> [NodeID] {
         let parent = screen.superview(of: input)
         var result: [NodeID] = []
+        // Room for a form's inputs at once: grown from empty, the list was allocated four or five times.
+        result.reserveCapacity(ResponderNavigation.expectedInputs)
         for index in screen.nodes.indices where screen.nodes[index].parent == parent {
             let id = NodeID(index)
             if isCandidate(id, current: input, in: screen) { result.append(id) }
@@ -64,18 +66,24 @@ public struct ResponderNavigation: Sendable, Equatable {
         case .byTag:
             return stableSorted(result) { screen[$0].tag < screen[$1].tag }
         case .byPosition:
-            return stableSorted(result) { (screen[$0].frame.minY, screen[$0].frame.minX) }
+            sortStably(&result) { (screen[$0].frame.minY, screen[$0].frame.minX) }
+            return result
         }
     }
+
+    /// How many inputs a navigation list has room for before it grows.
+    private static let expectedInputs = 16
 
     /// `deepResponderViews(base)`: every input below `base`, sorted by position within `base`.
     static func deepResponderViews(of base: NodeID, current: NodeID, in screen: Screen) -> [NodeID] {
         var result: [NodeID] = []
+        result.reserveCapacity(ResponderNavigation.expectedInputs)
         collect(base, current: current, in: screen, into: &result)
-        return stableSorted(result) {
+        sortStably(&result) {
             let frame = screen.frame(of: $0, in: base)
             return (frame.minY, frame.minX)
         }
+        return result
     }
 
     /// The recursion of `deepResponderViews`, which tests the visibility of the parent, not the child.
@@ -98,16 +106,18 @@ public struct ResponderNavigation: Sendable, Equatable {
             && canBecomeFirstResponder(id, in: screen)
     }
 
-    /// `stableSorted(_:by:)` by ascending position: `position` is worked out once per view, not in every
-    /// comparison (a frame in `base` converts through every ancestor).
-    private static func stableSorted(_ ids: [NodeID], position: (NodeID) -> (y: Double, x: Double)) -> [NodeID] {
-        guard ids.count > 1 else { return ids }
-        let keyed = ids.enumerated().map { (position: position($0.element), offset: $0.offset, id: $0.element) }
-        return keyed.sorted { lhs, rhs in
+    /// Sorts `ids` in place by ascending position, equal positions in their order (`stableSorted(_:by:)`):
+    /// `position` is worked out once per view, not in every comparison (a frame in `base` converts through
+    /// every ancestor). One list is made, the keys; a short one sorts without another.
+    private static func sortStably(_ ids: inout [NodeID], position: (NodeID) -> (y: Double, x: Double)) {
+        guard ids.count > 1 else { return }
+        var keyed = ids.indices.map { (position: position(ids[$0]), offset: $0, id: ids[$0]) }
+        keyed.sort { lhs, rhs in
             if lhs.position < rhs.position { return true }
             if rhs.position < lhs.position { return false }
             return lhs.offset < rhs.offset
-        }.map(\.id)
+        }
+        for slot in keyed.indices { ids[slot] = keyed[slot].id }
     }
 
     /// A stable sort: Swift's `sorted` is stable in practice but not documented to be (spec §8.6).
