@@ -360,8 +360,15 @@ public struct StateEncoder {
                                    stored: StoredState(positions: metricLists[list].positions,
                                                        steps: String(decoding: stored, as: UTF8.self)))
         if !repeatsAName {
-            let entry = Recent(list: list, steps: stored, encoded: encoded)
-            if recent.count < StateEncoder.recentCount { recent.append(entry) } else { recent[nextRecent] = entry }
+            if recent.count < StateEncoder.recentCount {
+                recent.append(Recent(list: list, steps: stored, encoded: encoded))
+            } else {
+                // The oldest entry takes this buffer and gives its own for the next state: copied, the bytes
+                // cost an allocation a state.
+                recent[nextRecent].list = list
+                recent[nextRecent].encoded = encoded
+                swap(&recent[nextRecent].steps, &stored)
+            }
             nextRecent = (nextRecent + 1) % StateEncoder.recentCount
         }
         return encoded
