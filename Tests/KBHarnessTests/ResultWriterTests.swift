@@ -124,6 +124,34 @@ import Testing
         #expect(kept.contains { $0.count > 9 && $0[6] == "pass" && $0[9] == "0" && $0[7] != "0" })
     }
 
+    @Test func rowsTheWriterStoresWithoutTestingCheckConstraintsSatisfyEveryOne() throws {
+        // The writer's connection does not test CHECK constraints (`ignore_check_constraints`); `integrity_check`,
+        // which `doctor` runs, tests every one. Runs that record references, re-record them and compare.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithLibrary(scratch.file("kbharness.sqlite"), scenarios: scenariosDirectory)
+        defer { store.close() }
+        let selection = RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"], strategies: ["iq", "tp"])
+        var options = RunOptions()
+        options.timingSamples = 0
+        options.jobs = 2
+        for mode in [RecordMode.missing, .all, .never] {
+            options.record = mode
+            _ = try MatrixRunner.run(store: store, selection: selection, options: options, metadata: testMetadata(selection))
+        }
+        let statuses = try store.database.textRows("SELECT DISTINCT status FROM result ORDER BY 1").map { $0[0] }
+        #expect(statuses == ["fail", "new", "pass"])
+        let references = try store.database.textRows("SELECT DISTINCT reference FROM result ORDER BY 1").map { $0[0] }
+        #expect(references == ["match", "recorded"])
+        #expect(try store.database.textRows("SELECT DISTINCT mode FROM cell_reference ORDER BY 1") == [["all"], ["missing"]])
+        #expect(try store.database.textRows("PRAGMA integrity_check") == [["ok"]])
+        // And it finds a row that breaks one.
+        try store.database.execute("PRAGMA ignore_check_constraints = ON")
+        try store.database.execute("UPDATE result SET status = 'passed' WHERE id = (SELECT min(id) FROM result)")
+        try store.database.execute("PRAGMA ignore_check_constraints = OFF")
+        #expect(try store.database.textRows("PRAGMA integrity_check") == [["CHECK constraint failed in result"]])
+    }
+
     @Test func aRunThatKeepsNoOutcomesStillReportsItsFailingCellsWithTheirSteps() throws {
         let scratch = try Scratch()
         let store = try storeWithLibrary(scratch.file("failing.sqlite"), scenarios: scenariosDirectory)
