@@ -51,8 +51,8 @@ public struct CellKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The stored form, `scenario|device|orientation|keyboard|strategy`.
     public var text: String {
-        // Written in one go into a string of the right size: interpolated, the five parts cost about ten times
-        // as much, and a run makes this text twice a cell (judging and writing).
+        // Written in one go into a string of the right size: interpolated, the five parts cost nearly twice the
+        // instructions (callgrind), and a run makes this text twice a cell (judging and writing).
         var parts = (scenario, device, orientation.rawValue, keyboard.rawValue, strategy)
         let count = parts.0.utf8.count + parts.1.utf8.count + parts.2.utf8.count + parts.3.utf8.count
             + parts.4.utf8.count + 4

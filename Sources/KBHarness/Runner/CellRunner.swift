@@ -127,8 +127,7 @@ public struct CellRunner: Sendable {
     /// Its device, read in place.
     public var device: DeviceProfile { _read { yield definitions.device } }
     /// Its strategy, made when asked for: a cell whose steps a twin device or another keyboard recorded runs
-    /// no simulation, and making one (its name, its options' lists, the closure) was a tenth of the
-    /// allocations of a cell.
+    /// no simulation, and making one costs several allocations (its name, its options' lists, the closure).
     public var strategy: AvoidanceStrategy {
         // `init` checked the key.
         StrategyCatalog.strategy(key.strategy, options: scenario.options)!

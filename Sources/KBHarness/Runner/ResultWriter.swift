@@ -51,8 +51,8 @@ final class ResultWriter: @unchecked Sendable {
         // it collects none while a run is going on (`collectUnreferenced`); `doctor` checks the keys.
         try store.database.execute("PRAGMA foreign_keys = OFF")
         // Nor CHECK constraints: SQLite 3.40 tests a CHECK of the form `x IN ('a', 'b', 'c')` (the result's
-        // status and reference, the reference's mode) through a temporary B-tree that it empties and fills again
-        // for every row, a 16 KB page zeroed each time: three per cell, a twentieth of a run's instructions. The
+        // status and reference, the reference's mode) through a temporary B-tree that it empties (zeroing a page)
+        // and fills again for every row: three per cell, about a ninth of a run's instructions (callgrind). The
         // values it writes are Swift enumerations' raw values and counts; `doctor`'s `integrity_check` checks
         // every CHECK constraint.
         try store.database.execute("PRAGMA ignore_check_constraints = ON")
