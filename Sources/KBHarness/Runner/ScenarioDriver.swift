@@ -326,6 +326,17 @@ final class ScreenCache {
         var strategy: String
         /// The views the expected values name, which are tracked too.
         var named: Set<String>
+
+        /// Hashes the twin group, the orientation and the sizes of the strategy key and of the named views:
+        /// equal screens hash alike, and a cell looks its screen up three or four times, where hashing the
+        /// strategy's text and every name cost more than the comparisons that tell the few screens of a
+        /// scenario with the same sizes apart.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(twins)
+            hasher.combine(orientation)
+            hasher.combine(strategy.utf8.count)
+            hasher.combine(named.count)
+        }
     }
 
     /// Steps recorded once and taken by every keyboard in `keyboards`, with the compiled steps that drove them
@@ -363,6 +374,18 @@ final class ScreenCache {
 
     /// `device`'s twin group: devices in one group differ only in name and provenance.
     private func twins(of device: DeviceProfile) -> Int {
+        // A scenario's cells come device by device: the last device's group, without hashing its key again.
+        if let last = lastTwins, last.key == device.key { return last.group }
+        let group = twinGroup(of: device)
+        lastTwins = (device.key, group)
+        return group
+    }
+
+    /// The device asked for last and its twin group.
+    private var lastTwins: (key: String, group: Int)?
+
+    /// `twins(of:)` from the tables.
+    private func twinGroup(of device: DeviceProfile) -> Int {
         if let known = twinOfDevice[device.key] { return known }
         let inputs = device.simulationInputs
         let group = twinGroups[inputs] ?? twinGroups.count
@@ -385,9 +408,10 @@ final class ScreenCache {
 
     /// The steps a twin of the cell recorded, if one did.
     func recordedSteps(_ cell: RecordedCell) -> [StepRecord]? {
-        guard let index = runs[cell.screen]?.firstIndex(where: { $0.keyboards.contains(cell.keyboard) }) else { return nil }
+        guard let screenRuns = runs[cell.screen],
+              let index = screenRuns.firstIndex(where: { $0.keyboards.contains(cell.keyboard) }) else { return nil }
         lastKept = (cell.screen, index)
-        return runs[cell.screen]![index].steps
+        return screenRuns[index].steps
     }
 
     /// The steps another keyboard of the cell's screen recorded from the same events as `compiled`, if one did,
@@ -404,16 +428,22 @@ final class ScreenCache {
     /// Keeps a cell's steps, and the compiled steps that drove them, for its twins and its screen's other
     /// keyboards; the cells of one scenario are kept until the next.
     func keep(_ steps: [StepRecord], for cell: RecordedCell, compiled: [ScenarioDriver.CompiledStep]) {
-        var screenRuns = runs.removeValue(forKey: cell.screen) ?? []
+        // The screen's runs are changed where the dictionary keeps them: one look-up, no copy.
+        let kept = ScreenCache.keep(steps, keyboard: cell.keyboard, compiled: compiled, in: &runs[cell.screen, default: []])
+        lastKept = kept.map { (cell.screen, $0) }
+    }
+
+    /// Adds `keyboard` to the run in `screenRuns` that holds `steps`, or a run of its own; returns that run's
+    /// index, nil for empty steps (which no later cell can tell apart).
+    private static func keep(_ steps: [StepRecord], keyboard: KeyboardKind, compiled: [ScenarioDriver.CompiledStep],
+                             in screenRuns: inout [RecordedRun]) -> Int? {
         let storage = StepsStorage(steps)
         if let storage, let index = screenRuns.firstIndex(where: { StepsStorage($0.steps) == storage }) {
-            screenRuns[index].keyboards.append(cell.keyboard)
-            lastKept = (cell.screen, index)
-        } else {
-            screenRuns.append(RecordedRun(keyboards: [cell.keyboard], compiled: compiled, steps: steps))
-            lastKept = storage == nil ? nil : (cell.screen, screenRuns.count - 1)
+            screenRuns[index].keyboards.append(keyboard)
+            return index
         }
-        runs[cell.screen] = screenRuns
+        screenRuns.append(RecordedRun(keyboards: [keyboard], compiled: compiled, steps: steps))
+        return storage == nil ? nil : screenRuns.count - 1
     }
 
     /// The encoding remembered for `steps` when they are, unchanged, the steps the last cell kept or took.
