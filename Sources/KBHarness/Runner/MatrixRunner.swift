@@ -385,10 +385,13 @@ public enum MatrixRunner {
                                             library: stored)
                     }
                     let scenario = group!.definitions, ids = group!.ids, hashes = group!.hashes
-                    let keyText = cell.key.text
+                    // A scenario's first run has neither references nor previous results: its cells' key texts are
+                    // not made (nor hashed) to find nothing.
+                    let keyText = scenario.references.isEmpty && scenario.previous.isEmpty ? nil : cell.key.text
+                    let reference = keyText.flatMap { scenario.references[$0] }
                     var outcome = result.outcome
                     try judgeReference(&outcome, state: result.state, stateHash: result.stateHash,
-                                       reference: scenario.references[keyText],
+                                       reference: reference,
                                        asserted: scenario.expected.contains { $0.applies(to: cell.key) },
                                        mode: options.record,
                                        definitionHashes: hashes,
@@ -408,12 +411,12 @@ public enum MatrixRunner {
                     record.releasedCounts = result.counts
                     // What the previous result stored need not be looked up again: its cell, and its state when
                     // the hash is the same (before `sameNumbersAsPrevious` may take this hash as its own).
-                    let earlier = scenario.previous[keyText]
+                    let earlier = keyText.flatMap { scenario.previous[$0] }
                     record.cellID = earlier?.cellID
                     if let earlier, earlier.stateHash == result.stateHash { record.stateID = earlier.stateID }
                     let previous = try sameNumbersAsPrevious(earlier, result, store: store)
                     record.regressions = findRegressions(record, previous: previous, environment: environment, options: options)
-                    record.replacesReference = scenario.references[keyText] != nil
+                    record.replacesReference = reference != nil
                     if options.retainOutcomes
                         || (record.outcome.status.fails(newFails: newFails) && outcomes.count < RunReport.retainedLimit) {
                         outcomes.append(record.outcome)
