@@ -5,8 +5,10 @@ import KeyboardAvoidance
 public enum StrategyCatalog {
     /// IQKeyboardManager's earlier version lines, oldest first (`iq@3` … `iq@7`); `iq` is 8.x.
     public static let versionKeys = IQVersion.presets.filter { $0.version != .v8 }.map { "iq@\($0.key)" }
+    /// The keys of the libraries other than IQKeyboardManager, in matrix order (`strategy(_:options:)` makes each).
+    static let otherLibraryKeys = ["tp", "guide", "ours"]
     /// Every strategy key, in matrix order.
-    public static let keys = ["iq", "tp", "guide", "ours"] + versionKeys
+    public static let keys = ["iq"] + otherLibraryKeys + versionKeys
     /// Whether strategy `key`'s IQ line attaches its toolbar only once it handles a show (7.0–7.1):
     /// `version(key)?.attachesToolbarAtShow`, read in place rather than from a copy of the whole version,
     /// as compiling every cell asks it.
@@ -62,7 +64,7 @@ public enum StrategyCatalog {
     /// Whether `strategy(_:options:)` makes a strategy for `key`: asked for every cell, which makes its
     /// strategy only when it runs a simulation of its own.
     static func isKnown(_ key: String) -> Bool {
-        version(key) != nil || key == "tp" || key == "guide" || key == "ours"
+        version(key) != nil || otherLibraryKeys.contains(key)
     }
 
     /// The scenario as strategy `key` sees it: an IQ version whose toolbar is on by default (up to 7.x)
