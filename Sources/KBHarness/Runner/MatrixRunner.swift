@@ -667,17 +667,20 @@ public enum MatrixRunner {
         func attempt(_ number: Int) -> CellOutcome {
             options.attempt?(runner, expected, number) ?? runner.run(expected: expected, screens: screens)
         }
-        let first = attempt(1)
-        var outcome = first
+        // Only the first attempt's message outlives it: keeping the whole outcome copied it (and retained every
+        // array it holds) for each cell, of which almost all pass at once.
+        var outcome = attempt(1)
+        var firstMessage: String?
         var number = 1
         while outcome.status != .pass && number <= options.retries {
+            if number == 1 { firstMessage = outcome.message ?? outcome.status.rawValue }
             number += 1
             outcome = attempt(number)
         }
         outcome.attempts = number
         if number > 1 && outcome.status == .pass {
             outcome.status = .flaky
-            outcome.message = "flaky: passed on attempt \(number) of \(options.retries + 1); attempt 1: \(first.message ?? first.status.rawValue)"
+            outcome.message = "flaky: passed on attempt \(number) of \(options.retries + 1); attempt 1: \(firstMessage ?? "")"
         }
         return outcome
     }
