@@ -50,7 +50,8 @@ struct LayoutCommand: ParsableCommand {
             } else {
                 let database = try store.open(forReading: true)
                 defer { database.close() }
-                library = try database.loadLibrary().library
+                // The named scenario alone (none when SCENARIO is a file): parsing a large library whole takes a second.
+                library = try database.loadLibrary(scenarioKeys: [scenario]).library
             }
             if device == "designed", let library {
                 try printDesigned(library)

@@ -42,10 +42,13 @@ struct RenderCommand: ParsableCommand {
             let database = try store.open(forReading: true)
             defer { database.close() }
             let key = CellKey(cell)!
-            let library = try database.loadLibrary().library
+            // The cell's scenario alone is parsed: parsing a large library whole takes a second.
+            let library = try database.loadLibrary(scenarioKeys: [key.scenario]).library
             guard let scenario = library.scenario(key.scenario), let device = library.device(key.device),
                   let runner = CellRunner(key: key, scenario: scenario, device: device) else {
-                throw HarnessError(.noInput, "no such cell \(cell): \(library.problem(with: key) ?? "it cannot be replayed")")
+                // The whole library, so that the message can name the closest scenario.
+                let problem = (try? database.loadLibrary().library)?.problem(with: key) ?? library.problem(with: key)
+                throw HarnessError(.noInput, "no such cell \(cell): \(problem ?? "it cannot be replayed")")
             }
             if let step, step > scenario.steps.count {
                 throw HarnessError(.usage, "--step \(step): \(scenario.key) has \(scenario.steps.count) steps")

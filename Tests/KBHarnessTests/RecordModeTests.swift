@@ -250,6 +250,25 @@ import KBSQLite
         }
     }
 
+    @Test func aLibraryLoadedForSomeScenariosHoldsThemWithEveryDevice() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let store = try storeWithShippedLibrary(scratch.file("kb.sqlite"))
+        defer { store.close() }
+        let whole = try store.loadLibrary()
+        let keys = whole.library.scenarios.map(\.key)
+        #expect(keys.count > 3)
+        let chosen: Set<String> = [keys[2], keys[0], "no/such-scenario"]
+        let part = try store.loadLibrary(scenarioKeys: chosen)
+        #expect(part.library.scenarios.map(\.key) == [keys[0], keys[2]])
+        #expect(part.library.scenarios.map(\.definitionHash) == [keys[0], keys[2]].map { whole.library.scenario($0)!.definitionHash })
+        #expect(part.scenarioIDs == whole.scenarioIDs.filter { chosen.contains($0.key) })
+        #expect(part.scenarioHashes == whole.scenarioHashes.filter { chosen.contains($0.key) })
+        #expect(part.library.devices.map(\.key) == whole.library.devices.map(\.key))
+        #expect(part.deviceIDs == whole.deviceIDs)
+        #expect(try store.loadLibrary(scenarioKeys: []).library.scenarios.isEmpty)
+    }
+
     @Test func aSharedScreenCacheGivesTheStatesOfResolvingEveryCell() throws {
         let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let cells = try MatrixRunner.plan(library, selection: RunSelection(devices: ["iphone-se-1st-gen", "ipad-pro-11"]))

@@ -81,6 +81,14 @@ import Testing
         // Importing something else works: import reads no stored scenario.
         let other = try kbharness(["import", "other.yaml"], in: scratch.path)
         #expect(other.status == 0, "\(other.stderr)")
+        // Replaying a cell parses its own scenario alone: the damaged one stops only its own cells' pictures.
+        let cell = { (scenario: String) in "\(scenario)|iphone-se-1st-gen|portrait|standard|iq" }
+        let rendered = try kbharness(["render", cell("t/other"), "--output", "other.svg"], in: scratch.path)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        #expect(try String(contentsOfFile: scratch.file("other.svg"), encoding: .utf8).contains("<svg"))
+        let damaged = try kbharness(["render", cell("t/notes"), "--output", "notes.svg"], in: scratch.path)
+        #expect(damaged.status == 65)
+        #expect(damaged.stderr.contains("a stored definition no longer parses"), "\(damaged.stderr)")
         // The file as it should be, whose hash is the stored one: the damaged text is still replaced.
         let fixed = try kbharness(["import", "notes.yaml"], in: scratch.path)
         #expect(fixed.status == 0, "\(fixed.stderr)")

@@ -64,14 +64,18 @@ struct FailingCell {
 struct CardMaker {
     let store: HarnessStore
     let runID: Int64
+    /// The scenarios of the cells to be pictured: the only ones the library is loaded with.
+    let scenarioKeys: Set<String>
     /// The definitions as imported now, loaded on first use (nil if they do not load).
     private var library: StoredLibrary?
     private var libraryTried = false
     private var outlines: [String: DeviceOutline?] = [:]
 
-    init(store: HarnessStore, runID: Int64) {
+    /// A maker of run `runID`'s cards, whose pictures replay cells of the scenarios `scenarioKeys`.
+    init(store: HarnessStore, runID: Int64, scenarioKeys: Set<String>) {
         self.store = store
         self.runID = runID
+        self.scenarioKeys = scenarioKeys
     }
 
     /// The card of `failing`, the `number`th of the page; with its picture when `pictured`.
@@ -230,7 +234,7 @@ struct CardMaker {
                                         hashes: (scenario: String, device: String)) -> (scene: PictureScene?, whyNot: String?) {
         if !libraryTried {
             libraryTried = true
-            library = try? store.loadLibrary()
+            library = try? store.loadLibrary(scenarioKeys: scenarioKeys)
         }
         guard let loaded = library, let scenario = loaded.library.scenario(key.scenario),
               let device = loaded.library.device(key.device) else {

@@ -25,8 +25,10 @@ struct ReportContent {
         picturedCount = min(pictureLimit, failing.count)
 
         var cards = ReportList(id: "failing", kind: .cards, chunkSize: Self.cardsPerPage)
-        var maker = CardMaker(store: store, runID: runID)
-        for (number, cell) in failing.prefix(pictureLimit).enumerated() {
+        let pictured = failing.prefix(pictureLimit)
+        var maker = CardMaker(store: store, runID: runID,
+                              scenarioKeys: Set(pictured.compactMap { CellKey($0.cell.cell)?.scenario }))
+        for (number, cell) in pictured.enumerated() {
             cards.codes.append(index.code(cell.cell.cell))
             cards.cards.append(try maker.card(cell, number: number + 1, pictured: true))
         }
