@@ -485,7 +485,7 @@ final class ScreenCache {
     /// The cells compiled for the owner, by what compiling read: the strategies of a keyboard usually compile
     /// the same, and so do keyboards as tall as each other.
     /// Kept apart from their results and searched by index: searching pairs through a closure copied each pair
-    /// it passed (retaining the toolbar's lists and the compiled steps), 1.7 % of a run.
+    /// it passed (retaining the toolbar's lists and the compiled steps), 1.2 % of a run's instructions.
     private var compiledInputs: [CompileInputs] = []
     /// The result of compiling each of `compiledInputs`.
     private var compiledResults: [Result<CellRunner.Compiled, ScenarioFileError>] = []

@@ -64,21 +64,24 @@ extension HarnessStore {
                 devices += parsed
                 deviceIDs[key] = row.int64(0)
             }
-            let scenarioRows = try database.prepare(
-                "SELECT id, key, definition, source_file, source_line, definition_hash FROM scenario WHERE removed_at IS NULL ORDER BY key")
-            let scenarioRow = try database.prepare(
-                "SELECT id, key, definition, source_file, source_line, definition_hash FROM scenario WHERE removed_at IS NULL AND key = ?")
-            func stored(_ row: Statement) -> (id: Int64, key: String, definition: String, source: SourceLocation, hash: String) {
+            func storedRow(_ row: Statement) -> (id: Int64, key: String, definition: String, source: SourceLocation, hash: String) {
                 (id: row.int64(0), key: row.text(1) ?? "", definition: row.text(2) ?? "{}",
                  source: SourceLocation(file: row.text(3) ?? path, line: row.boundedInt(4), column: 1), hash: row.text(5) ?? "")
             }
-            let stored = try scenarioKeys.map { keys in
+            let stored: [(id: Int64, key: String, definition: String, source: SourceLocation, hash: String)]
+            if let scenarioKeys {
+                let scenarioRow = try database.prepare(
+                    "SELECT id, key, definition, source_file, source_line, definition_hash FROM scenario WHERE removed_at IS NULL AND key = ?")
                 // In key order, as the whole library is.
-                try keys.sorted().flatMap { key in
+                stored = try scenarioKeys.sorted().flatMap { key in
                     try scenarioRow.bind(1, key)
-                    return try scenarioRow.mapRows(stored)
+                    return try scenarioRow.mapRows(storedRow)
                 }
-            } ?? scenarioRows.mapRows(stored)
+            } else {
+                stored = try database.prepare(
+                    "SELECT id, key, definition, source_file, source_line, definition_hash FROM scenario WHERE removed_at IS NULL ORDER BY key")
+                    .mapRows(storedRow)
+            }
             // Parsing is most of the cost of opening a large library, and each definition parses on its own.
             let parsed = Slots<Result<Scenario, ScenarioLoadError>>(count: stored.count)
             let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, stored.count))
