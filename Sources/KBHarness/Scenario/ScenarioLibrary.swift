@@ -204,7 +204,8 @@ public struct ScenarioLibrary: Sendable {
         return try decode(node, file: file)
     }
 
-    private static func decode(_ node: Node, file: String) throws(ScenarioLoadError) -> ScenarioFileContent {
+    /// Decodes a composed file, a scenario or a devices file, as read from `file`.
+    static func decode(_ node: Node, file: String) throws(ScenarioLoadError) -> ScenarioFileContent {
         if ScenarioDecoder.value(of: "devices", in: node) != nil {
             var reader = NodeReader(file: file)
             let devices = decodeDevices(node, reader: &reader)
@@ -580,7 +581,24 @@ struct ErrorCollector {
 extension Scenario {
     /// Decodes one scenario from text, as if read from `file` (no cross-file checks, no layout check).
     public static func parse(_ text: String, file: String) throws(ScenarioLoadError) -> Scenario {
-        switch try ScenarioLibrary.parse(text, file: file) {
+        try scenario(of: ScenarioLibrary.parse(text, file: file), file: file)
+    }
+
+    /// Decodes a scenario's stored definition (canonical JSON) as `parse` does, reading the text directly
+    /// (`CanonicalJSONReader`) rather than through Yams. Its values are the same; the locations of its
+    /// views, steps and constraints are 1:1 of the stored text. A text the reader does not take, or whose
+    /// decoding fails, is parsed by `parse`, so every error is the one `parse` gives, with its position.
+    public static func parseStored(_ text: String, file: String) throws(ScenarioLoadError) -> Scenario {
+        if let node = CanonicalJSONReader.node(text), let content = try? ScenarioLibrary.decode(node, file: file),
+           case .scenario(let scenario) = content {
+            return scenario
+        }
+        return try parse(text, file: file)
+    }
+
+    /// The scenario `content` holds; a devices file is refused.
+    private static func scenario(of content: ScenarioFileContent, file: String) throws(ScenarioLoadError) -> Scenario {
+        switch content {
         case .scenario(let scenario): return scenario
         case .devices:
             throw ScenarioLoadError(errors: [ScenarioFileError(file: file, line: 1, column: 1, field: "devices",

@@ -90,7 +90,7 @@ extension HarnessStore {
                 for index in (thread * stored.count / threads)..<((thread + 1) * stored.count / threads) {
                     let row = stored[index]
                     parsed[index] = Result { () throws(ScenarioLoadError) -> Scenario in
-                        var scenario = try Scenario.parse(row.definition, file: "\(file):scenario \(row.key)")
+                        var scenario = try Scenario.parseStored(row.definition, file: "\(file):scenario \(row.key)")
                         scenario.source = row.source
                         return scenario
                     }
