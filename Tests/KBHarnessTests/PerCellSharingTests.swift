@@ -221,4 +221,36 @@ import KeyboardAvoidance
             #expect(cached.initial.screen == alone.initial.screen, "\(cell.key)")
         }
     }
+
+    @Test func aDeviceOfAnothersGeometryTakesItsLayoutNamedForItself() throws {
+        let devices = try starterDevices().values.sorted { $0.key < $1.key }
+        let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
+        var pairs = 0
+        for orientation in Orientation.allCases {
+            // Devices in the order a scenario's cells meet them; each after the first of its geometry is served
+            // from the cache, and must get what laying it out alone gives, under its own key.
+            var first: [LayoutGeometry: String] = [:]
+            for device in devices {
+                let geometry = LayoutGeometry(device, orientation)
+                guard let earlier = first[geometry] else {
+                    first[geometry] = device.key
+                    continue
+                }
+                pairs += 1
+                for scenario in library.scenarios.prefix(12) {
+                    let screens = ScreenCache()
+                    _ = try screens.resolve(scenario, on: try starterDevice(earlier), orientation: orientation)
+                    let cached = try screens.resolve(scenario, on: device, orientation: orientation)
+                    let alone = try scenario.resolve(on: device, orientation: orientation)
+                    #expect(cached.deviceKey == device.key, "\(scenario.key) \(device.key)")
+                    #expect(cached.screen == alone.screen, "\(scenario.key) \(device.key)")
+                    #expect(cached.nodeIDs == alone.nodeIDs && cached.searchBars == alone.searchBars
+                            && cached.contentRoot == alone.contentRoot && cached.container == alone.container)
+                }
+            }
+        }
+        // The built-in profiles: 41, of 28 geometries in each orientation.
+        #expect(devices.count == 41)
+        #expect(pairs == 2 * (41 - 28), "\(pairs)")
+    }
 }

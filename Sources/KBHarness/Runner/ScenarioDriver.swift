@@ -481,6 +481,12 @@ final class ScreenCache {
 
     private var owner: (scenario: String, device: String)?
     private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
+    /// The screens laid out for the scenario `laidOutScenario`, by geometry, kept across its devices: 41 built-in
+    /// profiles have 28 geometries in each orientation, and a device whose window, bars, idiom and scale
+    /// another has takes that device's layout, renamed, instead of solving its constraints again. Failures
+    /// are not kept: their messages name the device.
+    private var layouts: [LayoutGeometry: ResolvedScreen] = [:]
+    private var laidOutScenario: String?
     private var observations: [Orientation: Observation] = [:]
     /// The cells compiled for the owner, by what compiling read: the strategies of a keyboard usually compile
     /// the same, and so do keyboards as tall as each other.
@@ -594,14 +600,26 @@ final class ScreenCache {
         }
     }
 
-    /// `scenario` on `device` in `orientation` from the cache, laid out by `layout` when it is not there.
+    /// `scenario` on `device` in `orientation` from the cache, laid out by `layout` when neither this device nor
+    /// another of its geometry has it.
     private func resolve(_ scenario: Scenario, on device: DeviceProfile, orientation: Orientation,
                          layout: () throws(ScenarioFileError) -> ResolvedScreen) throws(ScenarioFileError) -> ResolvedScreen {
         own(scenario, device)
         if let cached = screens[orientation] { return try cached.get() }
+        if laidOutScenario != scenario.key {
+            laidOutScenario = scenario.key
+            layouts.removeAll(keepingCapacity: true)
+        }
+        let geometry = LayoutGeometry(device, orientation)
+        if let laidOut = layouts[geometry] {
+            let screen = laidOut.named(for: device.key)
+            screens[orientation] = .success(screen)
+            return screen
+        }
         do {
             let screen = try layout()
             screens[orientation] = .success(screen)
+            layouts[geometry] = screen
             return screen
         } catch {
             screens[orientation] = .failure(error)

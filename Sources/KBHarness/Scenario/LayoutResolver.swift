@@ -24,6 +24,15 @@ public struct ResolvedScreen: Sendable {
 
     /// The node a step or expectation means by `id`.
     public func node(_ id: String) -> NodeID? { nodeIDs[id] }
+
+    /// The same screen named for the device `deviceKey`: what laying the scenario out on another device of the
+    /// same `LayoutGeometry` gives, since the layout sees a device only through its geometry.
+    func named(for deviceKey: String) -> ResolvedScreen {
+        guard deviceKey != self.deviceKey else { return self }
+        return ResolvedScreen(screen: screen, deviceKey: deviceKey, orientation: orientation, container: container,
+                              contentRoot: contentRoot, contentController: contentController, nodeIDs: nodeIDs,
+                              searchBars: searchBars)
+    }
 }
 
 extension Scenario {
