@@ -18,6 +18,8 @@ struct StoredKeys {
     private let store: HarnessStore
     /// The metric lists of this batch by positions text: a handful, shared by thousands of states.
     private var metricLists: [String: Int64] = [:]
+    /// The metric list asked for last, and its id.
+    private var lastMetricList: (positions: String, id: Int64)?
     /// The definition pairs of this batch, by scenario and device hash: one per scenario and device.
     private var definitionPairs: [DefinitionPair: Int64] = [:]
 
@@ -120,7 +122,13 @@ struct StoredKeys {
 
     /// The id of the `metric_list` row holding `positions`, inserted when new.
     private mutating func metricListID(_ positions: String) throws -> Int64 {
-        if let id = metricLists[positions] { return id }
+        // A state's list is most often the last state's, the same text in the same storage, which compares equal
+        // at once; hashing its few kilobytes to look it up was 0.8 % of a run's instructions.
+        if let last = lastMetricList, last.positions == positions { return last.id }
+        if let id = metricLists[positions] {
+            lastMetricList = (positions, id)
+            return id
+        }
         try findMetricList.bind(1, positions)
         let id: Int64
         if let found = try StoredKeys.firstID(findMetricList) {
@@ -131,6 +139,7 @@ struct StoredKeys {
             id = database.lastInsertRowID
         }
         metricLists[positions] = id
+        lastMetricList = (positions, id)
         return id
     }
 
