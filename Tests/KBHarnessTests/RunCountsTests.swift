@@ -245,4 +245,45 @@ import KBSQLite
         let firstSection = try #require(html.range(of: "<section"))
         #expect(verdict.lowerBound < firstSection.lowerBound)
     }
+
+    @Test func theCountsOfMigration16AreThoseOfTheViewItReplaced() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let (store, _, _) = try everyStatusAndKind(scratch)
+        defer { store.close() }
+        // A run that records nothing, whose new cells count as failed; and a run with no result at all.
+        var options = RunOptions()
+        options.timingSamples = 0
+        options.record = .never
+        try store.database.execute("DELETE FROM cell_reference")
+        let never = try MatrixRunner.run(store: store, selection: Self.selection, options: options,
+                                         metadata: testMetadata(Self.selection))
+        #expect(never.counts.new > 0 && never.counts.failed >= never.counts.new)
+        try store.database.execute("""
+            INSERT INTO run (uuid, status, started_at, host, toolchain, build_configuration, engine_version,
+                             harness_version, selection, record_mode)
+            SELECT 'empty-run', 'complete', started_at, host, toolchain, build_configuration, engine_version,
+                   harness_version, selection, 'missing' FROM run LIMIT 1
+            """)
+        // The view as 0014 made it, read from its migration, beside the one 0016 makes.
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("Migrations/0014_states.sql"), encoding: .utf8)
+        let start = try #require(text.range(of: "CREATE VIEW v_run_counts AS"))
+        let end = try #require(text.range(of: "GROUP BY run.id;", range: start.upperBound..<text.endIndex))
+        try store.database.execute(String(text[start.lowerBound..<end.upperBound])
+            .replacingOccurrences(of: "CREATE VIEW v_run_counts AS", with: "CREATE TEMP VIEW v_run_counts_0014 AS"))
+        func rows(_ view: String) throws -> [[String]] {
+            try store.database.prepare("SELECT * FROM \(view) ORDER BY run_id").mapRows { row in
+                (0..<row.columnCount).map { row.text(Int32($0)) ?? "NULL" }
+            }
+        }
+        let now = try rows("v_run_counts"), before = try rows("temp.v_run_counts_0014")
+        #expect(now.count == 4)
+        #expect(now == before)
+        // Every status and kind is in them, so every column is tested with something to count.
+        let statement = try store.database.prepare("SELECT * FROM v_run_counts")
+        let columns = (0..<statement.columnCount).map(statement.columnName)
+        for (index, name) in columns.enumerated() where name != "run_id" && name != "run" {
+            #expect(now.contains { $0[index] != "0" }, "\(name) is 0 in every run")
+        }
+    }
 }

@@ -142,7 +142,7 @@ import KeyboardAvoidance
 
         let migrated = try HarnessStore(path: path)
         defer { migrated.close() }
-        #expect(migrated.appliedMigrations.map(\.version) == [14, 15])
+        #expect(migrated.appliedMigrations.map(\.version) == [14, 15, 16])
         // Schema 13 showed each state's hash of its canonical JSON; since 0015 it is the hash of the stored form.
         var rehashed: [String: String] = [:]
         for row in try migrated.database.textRows("""
