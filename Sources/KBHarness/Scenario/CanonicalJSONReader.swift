@@ -53,6 +53,7 @@ struct CanonicalJSONReader {
         }
     }
 
+    /// The object whose `{` is at the reading position, a flow mapping, read past its `}`.
     private mutating func object(depth: Int) -> Node? {
         position += 1
         var pairs: [(Node, Node)] = []
@@ -64,8 +65,8 @@ struct CanonicalJSONReader {
         while true {
             let keyStart = position
             guard let key = string() else { return nil }
-            // Sorted and each once, as `CanonicalJSON.Object` writes them. An escaped key (no field name is one)
-            // would sort by bytes it does not show: such a text goes to Yams.
+            // Sorted and each once, as `CanonicalJSON.Object` writes them. An escaped key (a view id in an
+            // expected value's metric name, say, holding a quote) sorts by bytes it does not show: Yams reads it.
             let written = UnsafeBufferPointer(rebasing: bytes[(keyStart + 1)..<(position - 1)])
             if written.contains(UInt8(ascii: "\\")) { return nil }
             if let previousKey, !CanonicalJSONReader.precedes(previousKey, written) { return nil }
@@ -84,6 +85,7 @@ struct CanonicalJSONReader {
         }
     }
 
+    /// The array whose `[` is at the reading position, a flow sequence, read past its `]`.
     private mutating func array(depth: Int) -> Node? {
         position += 1
         var nodes: [Node] = []
