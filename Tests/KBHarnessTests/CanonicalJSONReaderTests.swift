@@ -59,6 +59,36 @@ import Yams
         }
     }
 
+    @Test func everyBuiltInDeviceReadsAsItsDevicesFileDecodes() throws {
+        let devices = try starterDevices().values.sorted { $0.key < $1.key }
+        #expect(devices.count == 41)
+        for device in devices {
+            let text = device.canonicalJSON
+            try Self.expectSameNodes(text, device.key)
+            let stored = try DeviceProfile.parseStored(text, file: "db:device \(device.key)")
+            let parsed = try DeviceProfile.parseDevices("{\"devices\": [\(text)]}", file: "db:device \(device.key)")
+            #expect(stored.map(\.canonicalJSON) == [text], "\(device.key)")
+            #expect(stored.map(\.canonicalJSON) == parsed.map(\.canonicalJSON), "\(device.key)")
+        }
+        // A profile the reader takes but that no longer decodes (an idiom of the wrong kind), and text the reader
+        // leaves (keys out of order, whitespace), get the devices file's own errors.
+        let first = try starterDevice("iphone-se-1st-gen").canonicalJSON
+        let damaged = first.replacingOccurrences(of: #""idiom":"phone""#, with: #""idiom":7"#)
+        #expect(damaged != first && CanonicalJSONReader.node(damaged) != nil)
+        let unordered = first.replacingOccurrences(of: #""key":"#, with: #""kez":"#)
+        #expect(CanonicalJSONReader.node(unordered) == nil)
+        for text in [damaged, unordered, "{\"key\": 1}"] {
+            let expected = decodingErrors("{\"devices\": [\(text)]}", file: "db:device d").map(\.description)
+            #expect(!expected.isEmpty)
+            do {
+                _ = try DeviceProfile.parseStored(text, file: "db:device d")
+                Issue.record("\(text) decoded")
+            } catch {
+                #expect(error.errors.map(\.description) == expected)
+            }
+        }
+    }
+
     @Test func stringsComeBackWithEveryEscapeAndCharacterTheWriterUses() throws {
         // What `CanonicalJSON.writeString` writes for quotes, backslashes, controls, C1 controls, the line
         // separator and the BMP's non-characters, beside raw accented, typographic and astral characters.

@@ -617,4 +617,18 @@ extension DeviceProfile {
                                                                message: "this is a scenario, not a devices file (no top-level 'devices:')")])
         }
     }
+
+    /// Decodes a device's stored definition (the canonical JSON of one profile) as the devices file
+    /// `{"devices": [definition]}`, reading it directly as `Scenario.parseStored` reads a scenario: parsing
+    /// the 41 built-in profiles through Yams cost every command that loads the library about 170 M
+    /// instructions. Other text, or text that fails to decode, is parsed as that file by `parseDevices`.
+    public static func parseStored(_ definition: String, file: String) throws(ScenarioLoadError) -> [DeviceProfile] {
+        if let profile = CanonicalJSONReader.node(definition) {
+            let tag = Tag(.implicit)
+            let devicesFile = Node.mapping(.init([(.scalar(.init("devices", tag, .doubleQuoted)),
+                                                   .sequence(.init([profile], tag, .flow)))], tag, .flow))
+            if case .devices(let devices)? = try? ScenarioLibrary.decode(devicesFile, file: file) { return devices }
+        }
+        return try parseDevices("{\"devices\": [\(definition)]}", file: file)
+    }
 }

@@ -25,8 +25,7 @@ extension HarnessStore {
         let rows = try database.prepare("SELECT key, definition, source_file, source_line FROM device ORDER BY id")
         try rows.forEachRow { row in
             let key = row.text(0) ?? ""
-            guard var parsed = try? DeviceProfile.parseDevices("{\"devices\": [\(row.text(1) ?? "{}")]}",
-                                                                file: "\(path):device \(key)") else {
+            guard var parsed = try? DeviceProfile.parseStored(row.text(1) ?? "{}", file: "\(path):device \(key)") else {
                 unreadable.append(key)
                 return
             }
@@ -56,8 +55,7 @@ extension HarnessStore {
             let deviceRows = try database.prepare("SELECT id, key, definition, source_file, source_line FROM device ORDER BY id")
             try deviceRows.forEachRow { row in
                 let key = row.text(1) ?? ""
-                let text = "{\"devices\": [\(row.text(2) ?? "{}")]}"
-                var parsed = try DeviceProfile.parseDevices(text, file: "\(path):device \(key)")
+                var parsed = try DeviceProfile.parseStored(row.text(2) ?? "{}", file: "\(path):device \(key)")
                 for index in parsed.indices {
                     parsed[index].source = SourceLocation(file: row.text(3) ?? path, line: row.boundedInt(4), column: 1)
                 }
