@@ -365,10 +365,9 @@ final class ScreenCache {
     /// Each device key's twin group, and the groups by simulation inputs, learnt as devices come.
     private var twinOfDevice: [String: Int] = [:]
     private var twinGroups: [DeviceProfile: Int] = [:]
-    /// The steps recorded for the cells of the scenario `recordedScenario`, by what they depend on besides the
+    /// The steps recorded for the cells of the scenario `cachedScenario`, by what they depend on besides the
     /// keyboard, for twins and other keyboards to share; each array of steps once.
     private var runs: [RecordedScreen: [RecordedRun]] = [:]
-    private var recordedScenario: String?
     /// The run whose steps the last cell kept: the evaluation asks for, or remembers, their encoding next.
     private var lastKept: (screen: RecordedScreen, index: Int)?
 
@@ -396,10 +395,7 @@ final class ScreenCache {
 
     /// The key under which a cell of `scenario` on `device` keeps its recorded steps.
     func recordedCell(_ scenario: Scenario, on device: DeviceProfile, _ key: CellKey, named: Set<String>) -> RecordedCell {
-        if recordedScenario != scenario.key {
-            recordedScenario = scenario.key
-            runs = [:]
-        }
+        enter(scenario)
         lastKept = nil
         let screen = RecordedScreen(twins: twins(of: device), orientation: key.orientation, strategy: key.strategy,
                                     named: named)
@@ -481,12 +477,21 @@ final class ScreenCache {
 
     private var owner: (scenario: String, device: String)?
     private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
-    /// The screens laid out for the scenario `laidOutScenario`, by geometry, kept across its devices: 41 built-in
+    /// The screens laid out for the scenario `cachedScenario`, by geometry, kept across its devices: 41 built-in
     /// profiles have 28 geometries in each orientation, and a device whose window, bars, idiom and scale
     /// another has takes that device's layout, renamed, instead of solving its constraints again. Failures
     /// are not kept: their messages name the device.
     private var layouts: [LayoutGeometry: ResolvedScreen] = [:]
-    private var laidOutScenario: String?
+    /// The scenario whose cells `runs` and `layouts` hold: what is kept across its devices.
+    private var cachedScenario: String?
+
+    /// Forgets what was kept across the devices of another scenario.
+    private func enter(_ scenario: Scenario) {
+        guard cachedScenario != scenario.key else { return }
+        cachedScenario = scenario.key
+        runs = [:]
+        layouts.removeAll(keepingCapacity: true)
+    }
     private var observations: [Orientation: Observation] = [:]
     /// The cells compiled for the owner, by what compiling read: the strategies of a keyboard usually compile
     /// the same, and so do keyboards as tall as each other.
@@ -606,10 +611,7 @@ final class ScreenCache {
                          layout: () throws(ScenarioFileError) -> ResolvedScreen) throws(ScenarioFileError) -> ResolvedScreen {
         own(scenario, device)
         if let cached = screens[orientation] { return try cached.get() }
-        if laidOutScenario != scenario.key {
-            laidOutScenario = scenario.key
-            layouts.removeAll(keepingCapacity: true)
-        }
+        enter(scenario)
         let geometry = LayoutGeometry(device, orientation)
         if let laidOut = layouts[geometry] {
             let screen = laidOut.named(for: device.key)
