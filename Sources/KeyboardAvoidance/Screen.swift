@@ -146,6 +146,66 @@ public struct Screen: Sendable, Equatable {
 
     private static func validate(window: Window, nodes: [ViewNode], names: [String],
                                  controllers: [ViewController], items: [ItemLayout]) throws(ScreenError) {
+        // A layout makes a screen for every device, orientation and relayout, and almost every one is valid:
+        // plain comparisons vouch for its window and views without a message closure or a set of names. Only
+        // a screen they cannot vouch for is checked field by field, which finds its first error (or, for
+        // views listed after a child of theirs, none).
+        if !windowAndViewsArePlainlyValid(window: window, nodes: nodes, names: names) {
+            try checkWindowAndViews(window: window, nodes: nodes, names: names)
+        }
+        try checkControllersAndItems(nodes: nodes, names: names, controllers: controllers, items: items)
+    }
+
+    /// Whether the window and every view pass `checkWindowAndViews`, told by comparisons alone; false when
+    /// they may not: a number out of range, an empty or repeated name, a parent listed after its child.
+    private static func windowAndViewsArePlainlyValid(window: Window, nodes: [ViewNode], names: [String]) -> Bool {
+        // `abs(v) <= 1e9` is false for NaN and the infinities, as `checkNumber` wants; `v >= 0` is false for NaN.
+        @inline(__always) func inRange(_ value: Double) -> Bool { abs(value) <= 1e9 }
+        @inline(__always) func nonNegative(_ value: Double) -> Bool { value >= 0 && value <= 1e9 }
+        @inline(__always) func rect(_ r: Rect) -> Bool {
+            inRange(r.origin.x) && inRange(r.origin.y) && nonNegative(r.size.width) && nonNegative(r.size.height)
+        }
+        @inline(__always) func insets(_ e: EdgeInsets) -> Bool {
+            nonNegative(e.top) && nonNegative(e.left) && nonNegative(e.bottom) && nonNegative(e.right)
+        }
+        @inline(__always) func signedInsets(_ e: EdgeInsets) -> Bool {
+            inRange(e.top) && inRange(e.left) && inRange(e.bottom) && inRange(e.right)
+        }
+        guard rect(window.screenBounds), rect(window.frame), nonNegative(window.statusBarHeight),
+              insets(window.safeAreaInsets), !window.frame.isEmpty, names.count == nodes.count,
+              namesAreDistinctAndNonEmpty(names) else { return false }
+        for index in nodes.indices {
+            let node = nodes[index]
+            // A parent listed before its child also rules out a cycle.
+            if let parent = node.parent, !(parent.index >= 0 && parent.index < index) { return false }
+            guard rect(node.frame), nonNegative(node.alpha), insets(node.safeAreaInsets), insets(node.layoutMargins),
+                  inRange(node.contentOffset.x), inRange(node.contentOffset.y),
+                  nonNegative(node.contentSize.width), nonNegative(node.contentSize.height),
+                  signedInsets(node.contentInset), signedInsets(node.verticalScrollIndicatorInsets),
+                  signedInsets(node.horizontalScrollIndicatorInsets), insets(node.textContainerInset),
+                  nonNegative(node.lineFragmentPadding), node.keyboardDistance.map(inRange) ?? true,
+                  node.caretRect.map(rect) ?? true, node.keyboardLayoutGuideSpacing.map(inRange) ?? true,
+                  !node.kind.isCell || node.indexPath != nil else { return false }
+        }
+        return true
+    }
+
+    /// Whether no name is empty and no two are equal. A few names (a scenario's screen has a handful) are
+    /// compared pair by pair, cheaper than hashing them; many go through a set.
+    private static func namesAreDistinctAndNonEmpty(_ names: [String]) -> Bool {
+        guard names.count <= 24 else {
+            var seen = Set<String>(minimumCapacity: names.count)
+            return names.allSatisfy { !$0.isEmpty && seen.insert($0).inserted }
+        }
+        for index in names.indices {
+            if names[index].isEmpty { return false }
+            for other in names.indices[..<index] where names[other] == names[index] { return false }
+        }
+        return true
+    }
+
+    /// The window's and the views' checks, field by field: throws the first error.
+    private static func checkWindowAndViews(window: Window, nodes: [ViewNode], names: [String]) throws(ScreenError) {
         try checkRect(window.screenBounds, subject: "window", field: "screenBounds")
         try checkRect(window.frame, subject: "window", field: "frame")
         try checkNumber(window.statusBarHeight, nonNegative: true, subject: "window", field: "statusBarHeight")
@@ -212,6 +272,11 @@ public struct Screen: Sendable, Equatable {
                 current = nodes[parent.index].parent
             }
         }
+    }
+
+    /// The controllers' and the items' checks: throws the first error.
+    private static func checkControllersAndItems(nodes: [ViewNode], names: [String], controllers: [ViewController],
+                                                 items: [ItemLayout]) throws(ScreenError) {
         var isRootView = [Bool](repeating: false, count: nodes.count)
         for (index, controller) in controllers.enumerated() {
             // Spelled out only for an error: a valid screen builds no strings.

@@ -22,6 +22,14 @@ struct ValidationTests {
         case nanX = "frame.x", infiniteY = "frame.y", negativeWidth = "frame.width",
              negativeInfiniteHeight = "frame.height", negativeContentHeight = "contentSize.height",
              nanOffset = "contentOffset.y", infiniteSafeArea = "safeAreaInsets.bottom", nanDistance = "keyboardDistance"
+        // Every other number a view holds, each once: a check the screening pass forgot would let it through.
+        case negativeAlpha = "alpha", negativeMargin = "layoutMargins.left", farOffsetX = "contentOffset.x",
+             negativeContentWidth = "contentSize.width", nanContentInset = "contentInset.top",
+             farIndicatorInset = "verticalScrollIndicatorInsets.right",
+             nanHorizontalIndicatorInset = "horizontalScrollIndicatorInsets.bottom",
+             negativeTextContainerInset = "textContainerInset.right", negativePadding = "lineFragmentPadding",
+             nanCaretWidth = "caretRect.width", infiniteGuideSpacing = "keyboardLayoutGuideSpacing",
+             farSafeAreaTop = "safeAreaInsets.top"
 
         func apply(_ node: inout ViewNode) {
             switch self {
@@ -33,6 +41,18 @@ struct ValidationTests {
             case .nanOffset: node.contentOffset.y = .nan
             case .infiniteSafeArea: node.safeAreaInsets.bottom = .infinity
             case .nanDistance: node.keyboardDistance = .nan
+            case .negativeAlpha: node.alpha = -0.5
+            case .negativeMargin: node.layoutMargins.left = -8
+            case .farOffsetX: node.contentOffset.x = 2e9
+            case .negativeContentWidth: node.contentSize.width = -1
+            case .nanContentInset: node.contentInset.top = .nan
+            case .farIndicatorInset: node.verticalScrollIndicatorInsets.right = -3e9
+            case .nanHorizontalIndicatorInset: node.horizontalScrollIndicatorInsets.bottom = .nan
+            case .negativeTextContainerInset: node.textContainerInset.right = -1
+            case .negativePadding: node.lineFragmentPadding = -5
+            case .nanCaretWidth: node.caretRect = Rect(x: 2, y: 4, width: .nan, height: 20)
+            case .infiniteGuideSpacing: node.keyboardLayoutGuideSpacing = .infinity
+            case .farSafeAreaTop: node.safeAreaInsets.top = 1.5e9
             }
         }
     }
@@ -96,6 +116,51 @@ struct ValidationTests {
         let error = try #require(throws: ScreenError.self) { try s.build() }
         #expect(error.subject == "login")
         #expect(error.field == "name")
+    }
+
+    @Test("negative scroll insets are valid: a content inset may pull content in")
+    func negativeContentInsetIsValid() throws {
+        var s = Scene.plainSE()
+        let field = s.field(Rect(20, 400, 280, 30), named: "field") { node in
+            node.contentInset = EdgeInsets(top: -20, left: -1, bottom: -300, right: 0)
+            node.verticalScrollIndicatorInsets.top = -4
+        }
+        let screen = try s.build()
+        #expect(screen[field].contentInset.bottom == -300)
+        #expect(screen[field].verticalScrollIndicatorInsets.top == -4)
+    }
+
+    @Test("a view may be listed before its superview: no cycle, a valid screen")
+    func childBeforeParent() throws {
+        let window = Window(size: Size(width: 320, height: 568), statusBarHeight: 20)
+        let field = ViewNode(kind: .textField, parent: NodeID(1), frame: Rect(20, 400, 280, 30))
+        let root = ViewNode(kind: .view, parent: nil, frame: Rect(0, 0, 320, 568))
+        let screen = try Screen(window: window, nodes: [field, root], names: ["field", "root"],
+                                controllers: [ViewController(kind: .viewController, view: NodeID(1))])
+        #expect(screen.superview(of: NodeID(0)) == NodeID(1))
+    }
+
+    @Test("a duplicate among many names, and an empty name, are rejected on that name", arguments: [3, 30])
+    func duplicateAmongMany(views: Int) throws {
+        let window = Window(size: Size(width: 320, height: 568), statusBarHeight: 20)
+        let root = ViewNode(kind: .view, parent: nil, frame: Rect(0, 0, 320, 568))
+        let label = ViewNode(kind: .label, parent: NodeID(0), frame: Rect(0, 0, 10, 10))
+        let nodes = [root] + Array(repeating: label, count: views)
+        var names = ["root"] + (1...views).map { "label\($0)" }
+        let controller = ViewController(kind: .viewController, view: NodeID(0))
+        #expect(throws: Never.self) { try Screen(window: window, nodes: nodes, names: names, controllers: [controller]) }
+        names[views] = "label1"
+        let duplicate = try #require(throws: ScreenError.self) {
+            try Screen(window: window, nodes: nodes, names: names, controllers: [controller])
+        }
+        #expect(duplicate.subject == "label1")
+        #expect(duplicate.field == "name")
+        names[views] = ""
+        let empty = try #require(throws: ScreenError.self) {
+            try Screen(window: window, nodes: nodes, names: names, controllers: [controller])
+        }
+        #expect(empty.subject == "view #\(views)")
+        #expect(empty.field == "name")
     }
 
     @Test("a controller pointing at a missing view is rejected on that controller's view")

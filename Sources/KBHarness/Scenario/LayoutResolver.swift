@@ -197,7 +197,11 @@ private struct LayoutResolver {
         self.sideMargin = window.frame.width <= 414 ? 16 : 20
         self.builder = ScreenBuilder(window: window)
         // Room for the views up front: a layout is made for every geometry of every scenario an import checks.
-        if nodeCapacity > 0 { builder.reserveCapacity(nodeCapacity) }
+        if nodeCapacity > 0 {
+            builder.reserveCapacity(nodeCapacity)
+            // Every scenario id gets an entry: grown insert by insert, the table would be hashed again at each size.
+            nodeIDs.reserveCapacity(nodeCapacity)
+        }
     }
 
     /// The layout margins UIKit gives a controller's root view with these safe-area insets.
