@@ -531,38 +531,49 @@ private struct LayoutResolver {
             }
         }
         var cursor = 0.0
-        for child in spec.children {
-            var frame: Rect
-            if let solved = overrides?.frames[child.id] {
-                frame = solved
-            } else if let stack = layout.stack {
-                let length = (stack.axis == .vertical ? child.frame.height : child.frame.width) ?? 0
-                let visible = !child.isHidden
-                if stack.axis == .vertical {
-                    frame = Rect(x: 0, y: cursor, width: bounds.width, height: visible ? length : 0)
-                } else {
-                    frame = Rect(x: cursor, y: 0, width: visible ? length : 0, height: bounds.height)
-                }
-                // UIStackView takes hidden arranged subviews out of the layout, spacing included.
-                if visible { cursor += length + stack.spacing }
-            } else if let autoresizing = child.frame.autoresizing {
-                // Autoresizing follows the superview's bounds size, which for a scroll view is its frame's.
-                frame = autoresizing.resolve(in: Rect(origin: .zero, size: layout.frameSize))
-            } else {
-                let reference = child.frame.reference == .safeArea ? bounds.inset(by: layout.safeInsets) : bounds
-                frame = child.frame.resolve(in: reference)
-                if frame.width < 0 || frame.height < 0 {
-                    let horizontal = frame.width < 0
-                    let size = horizontal ? frame.width : frame.height
-                    let extent = horizontal ? reference.width : reference.height
-                    throw ScenarioFileError(
-                        at: child.frame.location, field: "\(child.path).frame.\(horizontal ? "width" : "height")",
-                        message: "resolves to \(formatted(size)) pt on \(deviceKey) in \(orientation)"
-                            + " (the reference is \(formatted(extent)) pt)")
-                }
+        // The children are read in place: a `for … in` loop copies each spec, retaining and releasing every
+        // string and list it holds, for every view of every layout.
+        try spec.children.withUnsafeBufferPointer { children throws(ScenarioFileError) in
+            for index in children.indices {
+                try addChild(children[index], cursor: &cursor, layout: layout, bounds: bounds)
             }
-            try addView(child, frame: frame, parent: layout)
         }
+    }
+
+    /// Places `child` in `layout` (`bounds` its content's bounds; `cursor` where a stack view's next arranged
+    /// view starts) and adds it with its subtree.
+    private mutating func addChild(_ child: ViewSpec, cursor: inout Double, layout: ParentLayout, bounds: Rect)
+        throws(ScenarioFileError) {
+        var frame: Rect
+        if let solved = overrides?.frames[child.id] {
+            frame = solved
+        } else if let stack = layout.stack {
+            let length = (stack.axis == .vertical ? child.frame.height : child.frame.width) ?? 0
+            let visible = !child.isHidden
+            if stack.axis == .vertical {
+                frame = Rect(x: 0, y: cursor, width: bounds.width, height: visible ? length : 0)
+            } else {
+                frame = Rect(x: cursor, y: 0, width: visible ? length : 0, height: bounds.height)
+            }
+            // UIStackView takes hidden arranged subviews out of the layout, spacing included.
+            if visible { cursor += length + stack.spacing }
+        } else if let autoresizing = child.frame.autoresizing {
+            // Autoresizing follows the superview's bounds size, which for a scroll view is its frame's.
+            frame = autoresizing.resolve(in: Rect(origin: .zero, size: layout.frameSize))
+        } else {
+            let reference = child.frame.reference == .safeArea ? bounds.inset(by: layout.safeInsets) : bounds
+            frame = child.frame.resolve(in: reference)
+            if frame.width < 0 || frame.height < 0 {
+                let horizontal = frame.width < 0
+                let size = horizontal ? frame.width : frame.height
+                let extent = horizontal ? reference.width : reference.height
+                throw ScenarioFileError(
+                    at: child.frame.location, field: "\(child.path).frame.\(horizontal ? "width" : "height")",
+                    message: "resolves to \(formatted(size)) pt on \(deviceKey) in \(orientation)"
+                        + " (the reference is \(formatted(extent)) pt)")
+            }
+        }
+        try addView(child, frame: frame, parent: layout)
     }
 
     /// The node name of a cell the scenario gives no id: `$<owner>.cell[section,item]`.
