@@ -266,7 +266,8 @@ public struct StateEncoder {
     /// A recently encoded state, found again by its metric list and stored steps.
     private struct Recent {
         var list: Int
-        var steps: [UInt8]
+        /// A writer of its own: `encode` swaps it with `stored` rather than copying the bytes.
+        var steps: ByteWriter
         var encoded: EncodedState
     }
 
@@ -296,10 +297,10 @@ public struct StateEncoder {
     private static let arrangementLimit = 256
 
     // Buffers reused from cell to cell.
-    private var canonical: [UInt8] = []
-    private var stored: [UInt8] = []
+    private var canonical = ByteWriter()
+    private var stored = ByteWriter()
     /// Every step's metric values, formatted once for both texts, end to end; `valueEnds` closes each.
-    private var values: [UInt8] = []
+    private var values = ByteWriter()
     private var valueEnds: [Int] = []
     /// Where each step's values start in `valueEnds`.
     private var stepValueStart: [Int] = []
@@ -313,7 +314,7 @@ public struct StateEncoder {
     public init() {}
 
     /// The canonical JSON of the last state encoded with `keepingCanonical`.
-    var canonicalText: String { String(decoding: canonical, as: UTF8.self) }
+    var canonicalText: String { canonical.text }
 
     /// The hash and stored form of `steps`. With `keepingCanonical`, the canonical JSON is written too and
     /// `canonicalText` gives it afterwards.
@@ -349,19 +350,18 @@ public struct StateEncoder {
         formatValues(steps)
         writeStored(steps)
         if !keepingCanonical && !repeatsAName,
-           let hit = recent.first(where: { $0.list == list && $0.steps == stored }) {
+           let hit = recent.first(where: { $0.list == list && $0.steps.hasSameBytes(as: stored) }) {
             return hit.encoded
         }
         if keepingCanonical { writeCanonical(steps) }
-        let hash = stored.withUnsafeBytes {
-            DefinitionHash.fnv1a64Value(bytes: $0, continuing: metricLists[list].positionsHash)
+        let hash = stored.withBytes {
+            DefinitionHash.fnv1a64Value(bytes: UnsafeRawBufferPointer($0), continuing: metricLists[list].positionsHash)
         }
         let encoded = EncodedState(hash: DefinitionHash.hex(hash),
-                                   stored: StoredState(positions: metricLists[list].positions,
-                                                       steps: String(decoding: stored, as: UTF8.self)))
+                                   stored: StoredState(positions: metricLists[list].positions, steps: stored.text))
         if !repeatsAName {
             if recent.count < StateEncoder.recentCount {
-                recent.append(Recent(list: list, steps: stored, encoded: encoded))
+                recent.append(Recent(list: list, steps: ByteWriter(copying: stored), encoded: encoded))
             } else {
                 // The oldest entry takes this buffer and gives its own for the next state: copied, the bytes
                 // cost an allocation a state.
@@ -415,10 +415,10 @@ public struct StateEncoder {
         var repeats = false
         for (a, b) in zip(order, order.dropFirst()) where names[a] == names[b] { repeats = true }
         let keys = names.map { name -> [UInt8] in
-            var key: [UInt8] = []
+            var key = ByteWriter(capacity: name.utf8.count + 3)
             StateEncoder.appendString(name, to: &key)
             key.append(UInt8(ascii: ":"))
-            return key
+            return key.array
         }
         arrangements.append(Arrangement(names: names, order: order, keys: keys, repeatsAName: repeats))
         return arrangements.count - 1
@@ -478,25 +478,29 @@ public struct StateEncoder {
     private mutating func formatValues(_ steps: UnsafeBufferPointer<StepRecord>) {
         var ends = valueEnds
         valueEnds = []
-        ends.removeAll(keepingCapacity: true)
         stepValueStart.removeAll(keepingCapacity: true)
         stepHasNonFinite.removeAll(keepingCapacity: true)
+        values.removeAll()
         var count = 0
         for index in steps.indices { count += steps[index].metrics.entries.count }
-        let room = count * StateEncoder.longestNumber
-        if values.count < room { values = [UInt8](repeating: 0, count: max(room, 2 * values.count)) }
-        values.withUnsafeMutableBufferPointer { text in
-            guard let base = text.baseAddress else { return }
-            var length = 0
-            for index in steps.indices {
-                stepValueStart.append(ends.count)
-                var nonFinite = false
-                for metric in steps[index].metrics.entries {
-                    length += StateEncoder.writeNumber(metric.value, to: base + length)
-                    ends.append(length)
-                    nonFinite = nonFinite || !metric.value.isFinite
+        // Every number of every step in one go, each end written in place: the ends keep their size from cell
+        // to cell, as `values` does.
+        if ends.count < count { ends.append(contentsOf: repeatElement(0, count: count - ends.count)) }
+        ends.withUnsafeMutableBufferPointer { ends in
+            values.append(atMost: count * StateEncoder.longestNumber) { text in
+                var length = 0, slot = 0
+                for index in steps.indices {
+                    stepValueStart.append(slot)
+                    var nonFinite = false
+                    for metric in steps[index].metrics.entries {
+                        length += StateEncoder.writeNumber(metric.value, to: text + length)
+                        ends[slot] = length
+                        slot += 1
+                        nonFinite = nonFinite || !metric.value.isFinite
+                    }
+                    stepHasNonFinite.append(nonFinite)
                 }
-                stepHasNonFinite.append(nonFinite)
+                return length
             }
         }
         valueEnds = ends
@@ -533,20 +537,20 @@ public struct StateEncoder {
     }
 
     /// Appends step `step`'s values in the order of `placement` (an index into the step's metrics for each
-    /// position of its metric list, -1 for none: `null`), comma-separated: the row is put together in a buffer
-    /// and appended at once, not value by value.
-    private func appendValues(step: Int, placement: [Int], to out: inout [UInt8]) {
+    /// position of its metric list, -1 for none: `null`), comma-separated.
+    private func appendValues(step: Int, placement: [Int], to out: inout ByteWriter) {
         let first = stepValueStart[step]
         valueEnds.withUnsafeBufferPointer { ends in
-            values.withUnsafeBufferPointer { values in
+            values.withBytes { values in
                 placement.withUnsafeBufferPointer { placement in
+                    // The row's size first, so it is written with one check of the room left; most values are a
+                    // byte or three, copied one by one rather than by a call each.
                     var size = max(placement.count - 1, 0)
                     for metric in placement {
                         let slot = first + metric
                         size += metric < 0 ? 4 : ends[slot] - (slot == 0 ? 0 : ends[slot - 1])
                     }
-                    guard size > 0 else { return }
-                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { row in
+                    out.append(atMost: size) { row in
                         var at = 0
                         for (position, metric) in placement.enumerated() {
                             if position > 0 { row[at] = UInt8(ascii: ","); at += 1 }
@@ -560,7 +564,7 @@ public struct StateEncoder {
                             var byte = slot == 0 ? 0 : ends[slot - 1]
                             while byte < ends[slot] { row[at] = values[byte]; at += 1; byte += 1 }
                         }
-                        out.append(contentsOf: UnsafeBufferPointer(row))
+                        return at
                     }
                 }
             }
@@ -568,18 +572,17 @@ public struct StateEncoder {
     }
 
     /// Appends the formatted value of metric `index` of step `step` to `bytes`.
-    private func appendValue(step: Int, index: Int, to bytes: inout [UInt8]) {
+    private func appendValue(step: Int, index: Int, to bytes: inout ByteWriter) {
         let slot = stepValueStart[step] + index
         let start = slot == 0 ? 0 : valueEnds[slot - 1], end = valueEnds[slot]
-        // Through a buffer pointer: a slice of `values` would retain and release its storage for each value.
-        values.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        values.withBytes { bytes.append(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
     /// Writes the stored form of `steps` to `stored`: see `StoredState`.
     private mutating func writeStored(_ steps: UnsafeBufferPointer<StepRecord>) {
+        // Written through a copy, stored back at the end: `self.stored` is not read meanwhile.
         var out = stored
-        stored = []
-        out.removeAll(keepingCapacity: true)
+        out.removeAll()
         out.append(UInt8(ascii: "["))
         var nonFinite: [Int] = []
         for index in steps.indices {
@@ -588,7 +591,7 @@ public struct StateEncoder {
             StateEncoder.appendString(steps[index].action, to: &out)
             out.append(UInt8(ascii: ","))
             StateEncoder.appendOptionalString(steps[index].focused, to: &out)
-            out.append(contentsOf: ",[" as StaticString)
+            out.append(",[" as StaticString)
             nonFinite.removeAll(keepingCapacity: true)
             let placement = stepPlacement[index]
             appendValues(step: index, placement: placement, to: &out)
@@ -599,7 +602,7 @@ public struct StateEncoder {
                     nonFinite.append(position)
                 }
             }
-            out.append(contentsOf: "]," as StaticString)
+            out.append("]," as StaticString)
             StateEncoder.appendStrings(steps[index].failed, to: &out) { $0.rawValue }
             out.append(UInt8(ascii: ","))
             StateEncoder.appendStrings(steps[index].known, to: &out) { $0.rawValue }
@@ -629,11 +632,11 @@ public struct StateEncoder {
                     StateEncoder.appendBool(toolbar.hasPreviousNext, to: &out)
                     out.append(UInt8(ascii: "]"))
                 } else {
-                    out.append(contentsOf: "null" as StaticString)
+                    out.append("null" as StaticString)
                 }
                 out.append(UInt8(ascii: "]"))
             } else {
-                out.append(contentsOf: "null" as StaticString)
+                out.append("null" as StaticString)
             }
             if !nonFinite.isEmpty {
                 out.append(UInt8(ascii: ","))
@@ -648,55 +651,54 @@ public struct StateEncoder {
     /// Writes the canonical JSON of `steps` to `canonical`: one object per step, keys sorted at every level.
     private mutating func writeCanonical(_ steps: UnsafeBufferPointer<StepRecord>) {
         var out = canonical
-        canonical = []
-        out.removeAll(keepingCapacity: true)
+        out.removeAll()
         out.append(UInt8(ascii: "["))
         for index in steps.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: "{\"action\":" as StaticString)
+            out.append("{\"action\":" as StaticString)
             StateEncoder.appendString(steps[index].action, to: &out)
-            out.append(contentsOf: ",\"details\":" as StaticString)
+            out.append(",\"details\":" as StaticString)
             StateEncoder.appendStrings(steps[index].failureDetails, to: &out) { $0.text }
-            out.append(contentsOf: ",\"failed\":" as StaticString)
+            out.append(",\"failed\":" as StaticString)
             StateEncoder.appendStrings(steps[index].failed, to: &out) { $0.rawValue }
-            out.append(contentsOf: ",\"focused\":" as StaticString)
+            out.append(",\"focused\":" as StaticString)
             StateEncoder.appendOptionalString(steps[index].focused, to: &out)
-            out.append(contentsOf: ",\"known\":" as StaticString)
+            out.append(",\"known\":" as StaticString)
             StateEncoder.appendStrings(steps[index].known, to: &out) { $0.rawValue }
-            out.append(contentsOf: ",\"metrics\":{" as StaticString)
+            out.append(",\"metrics\":{" as StaticString)
             let arrangement = arrangements[stepArrangement[index]]
             for (position, metric) in arrangement.order.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: arrangement.keys[metric])
+                arrangement.keys[metric].withUnsafeBufferPointer { out.append($0) }
                 appendValue(step: index, index: metric, to: &out)
             }
             out.append(UInt8(ascii: "}"))
             if let navigation = steps[index].navigation {
-                out.append(contentsOf: ",\"navigation\":{\"index\":" as StaticString)
+                out.append(",\"navigation\":{\"index\":" as StaticString)
                 StateEncoder.appendOptionalNumber(navigation.index.map(Double.init), to: &out)
-                out.append(contentsOf: ",\"list\":" as StaticString)
+                out.append(",\"list\":" as StaticString)
                 StateEncoder.appendStrings(navigation.list, to: &out) { $0 }
-                out.append(contentsOf: ",\"next\":" as StaticString)
+                out.append(",\"next\":" as StaticString)
                 StateEncoder.appendBool(navigation.canGoNext, to: &out)
-                out.append(contentsOf: ",\"previous\":" as StaticString)
+                out.append(",\"previous\":" as StaticString)
                 StateEncoder.appendBool(navigation.canGoPrevious, to: &out)
-                out.append(contentsOf: ",\"returnKey\":" as StaticString)
+                out.append(",\"returnKey\":" as StaticString)
                 StateEncoder.appendString(navigation.returnKey, to: &out)
-                out.append(contentsOf: ",\"toolbar\":" as StaticString)
+                out.append(",\"toolbar\":" as StaticString)
                 if let toolbar = navigation.toolbar {
-                    out.append(contentsOf: "{\"nextEnabled\":" as StaticString)
+                    out.append("{\"nextEnabled\":" as StaticString)
                     StateEncoder.appendBool(toolbar.nextEnabled, to: &out)
-                    out.append(contentsOf: ",\"previousEnabled\":" as StaticString)
+                    out.append(",\"previousEnabled\":" as StaticString)
                     StateEncoder.appendBool(toolbar.previousEnabled, to: &out)
-                    out.append(contentsOf: ",\"previousNext\":" as StaticString)
+                    out.append(",\"previousNext\":" as StaticString)
                     StateEncoder.appendBool(toolbar.hasPreviousNext, to: &out)
                     out.append(UInt8(ascii: "}"))
                 } else {
-                    out.append(contentsOf: "null" as StaticString)
+                    out.append("null" as StaticString)
                 }
                 out.append(UInt8(ascii: "}"))
             }
-            out.append(contentsOf: ",\"needToMoveLog\":" as StaticString)
+            out.append(",\"needToMoveLog\":" as StaticString)
             StateEncoder.appendNumbers(steps[index].needToMoveLog, to: &out)
             out.append(UInt8(ascii: "}"))
         }
@@ -706,44 +708,45 @@ public struct StateEncoder {
 
     /// `metric_list.positions` of `names` (sorted, each once): `{"name":position,…}`.
     static func positions(_ names: [String]) -> [UInt8] {
-        var positions: [UInt8] = [UInt8(ascii: "{")]
+        var positions = ByteWriter()
+        positions.append(UInt8(ascii: "{"))
         for (position, name) in names.enumerated() {
             if position > 0 { positions.append(UInt8(ascii: ",")) }
             appendString(name, to: &positions)
             positions.append(UInt8(ascii: ":"))
-            JSONText.appendNumber(Double(position), to: &positions)
+            appendNumber(Double(position), to: &positions)
         }
         positions.append(UInt8(ascii: "}"))
-        return positions
+        return positions.array
     }
 
     // MARK: - Tokens, as `JSONText` writes them
 
     /// A string with JSON escapes; escape-free text (nearly all) is copied whole.
-    static func appendString(_ value: String, to bytes: inout [UInt8]) {
+    static func appendString(_ value: String, to bytes: inout ByteWriter) {
         var value = value
         let copied = value.withUTF8 { utf8 -> Bool in
             for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 return false
             }
             bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
+            bytes.append(utf8)
             bytes.append(UInt8(ascii: "\""))
             return true
         }
         guard !copied else { return }
         var escaped = ""
         CanonicalJSON.writeString(value, to: &escaped)
-        escaped.withUTF8 { bytes.append(contentsOf: $0) }
+        escaped.withUTF8 { bytes.append($0) }
     }
 
     /// A string, or `null`.
-    private static func appendOptionalString(_ value: String?, to bytes: inout [UInt8]) {
-        if let value { appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null" as StaticString) }
+    private static func appendOptionalString(_ value: String?, to bytes: inout ByteWriter) {
+        if let value { appendString(value, to: &bytes) } else { bytes.append("null") }
     }
 
     /// An array of the strings `text` gives of `elements`.
-    private static func appendStrings<S: Sequence>(_ elements: S, to bytes: inout [UInt8], _ text: (S.Element) -> String) {
+    private static func appendStrings<S: Sequence>(_ elements: S, to bytes: inout ByteWriter, _ text: (S.Element) -> String) {
         bytes.append(UInt8(ascii: "["))
         var first = true
         for element in elements {
@@ -754,31 +757,29 @@ public struct StateEncoder {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// A number, as `JSONText.appendNumber` writes it.
+    private static func appendNumber(_ number: Double, to bytes: inout ByteWriter) {
+        bytes.append(atMost: longestNumber) { writeNumber(number, to: $0) }
+    }
+
     /// An array of numbers.
-    private static func appendNumbers(_ numbers: [Double], to bytes: inout [UInt8]) {
+    private static func appendNumbers(_ numbers: [Double], to bytes: inout ByteWriter) {
         bytes.append(UInt8(ascii: "["))
         for (index, number) in numbers.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONText.appendNumber(number, to: &bytes)
+            appendNumber(number, to: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
     }
 
     /// A number, or `null`.
-    private static func appendOptionalNumber(_ value: Double?, to bytes: inout [UInt8]) {
-        if let value { JSONText.appendNumber(value, to: &bytes) } else { bytes.append(contentsOf: "null" as StaticString) }
+    private static func appendOptionalNumber(_ value: Double?, to bytes: inout ByteWriter) {
+        if let value { appendNumber(value, to: &bytes) } else { bytes.append("null") }
     }
 
     /// `true` or `false`.
-    private static func appendBool(_ value: Bool, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: value ? "true" as StaticString : "false" as StaticString)
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Appends the bytes of a literal.
-    fileprivate mutating func append(contentsOf text: StaticString) {
-        text.withUTF8Buffer { append(contentsOf: $0) }
+    private static func appendBool(_ value: Bool, to bytes: inout ByteWriter) {
+        bytes.append(value ? "true" as StaticString : "false" as StaticString)
     }
 }
 
