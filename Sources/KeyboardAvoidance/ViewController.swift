@@ -150,7 +150,15 @@ public struct ViewController: Sendable, Equatable {
 
     /// Whether `isKind(of:)` holds for the class `name` (its own class, its UIKit class, `UIViewController`).
     @inlinable public func isKind(of name: String) -> Bool {
-        name == className || name == kind.uikitClassName || name == "UIViewController"
+        ViewController.sameClassName(name, className) || ViewController.sameClassName(name, kind.uikitClassName)
+            || ViewController.sameClassName(name, "UIViewController")
+    }
+
+    /// Whether two class names are one. The runtime matches a class by its name's bytes, so names of different
+    /// lengths are never one class: most pairs IQ's lists make are told apart by their lengths alone, where
+    /// `==` took about a hundred instructions for each.
+    @inlinable static func sameClassName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a == b
     }
 }
 

@@ -44,6 +44,36 @@ import KeyboardAvoidance
         #expect(StoredState(positions: "{}", steps: "[]").canonicalJSON == "[]")
     }
 
+    @Test(arguments: [0, 7, 9, 10, 11, 99, 100, 101, 999, 1_000, 1_009, 12_345, 100_000, 4_294_967_296,
+                      9_007_199_254_740_991, 9_007_199_254_740_992, 1e17, -1, -9, -10, -99, -100, -101, -12_345,
+                      -9_007_199_254_740_991, -0.0, 0.5, -20.5, 1e-7, 0.1 + 0.2, 123_456.75, -.infinity] as [Double])
+    func aStoredNumberIsWrittenAsCanonicalJSONFormatsIt(value: Double) {
+        let steps = [StepRecord(action: "a", focused: nil, metrics: [("x", value)], failed: [], failureDetails: [],
+                                needToMoveLog: [value], navigation: nil)]
+        let text = CanonicalJSON.format(value)
+        let listed = value.isFinite ? "" : ",[0]"
+        #expect(StateEncoding.encode(steps).stored.steps == #"[["a",null,["# + text + "],[],[],[],[" + text + "],null" + listed + "]]")
+    }
+
+    @Test func aStepWithTheMetricsOfTheOneBeforeReadsAsItsOwn() {
+        func step(_ action: String, _ metrics: [(name: String, value: Double)]) -> StepRecord {
+            StepRecord(action: action, focused: nil, metrics: StepMetrics(metrics), failed: [], failureDetails: [], needToMoveLog: [],
+                       navigation: nil)
+        }
+        // The second step repeats the first's values, the third changes one, the fourth repeats the third's values
+        // under other names (its own placement), the fifth has one value fewer.
+        let steps = [step("one", [("a", 120), ("b", -3.5)]), step("two", [("a", 120), ("b", -3.5)]),
+                     step("three", [("a", 120), ("b", 44)]), step("four", [("b", 120), ("c", 44)]),
+                     step("five", [("a", 120)])]
+        let (canonical, stored) = StateEncoding.encode(steps)
+        #expect(stored.positions == #"{"a":0,"b":1,"c":2}"#)
+        #expect(stored.steps == #"[["one",null,[120,-3.5,null],[],[],[],[],null],["two",null,[120,-3.5,null],[],[],[],[],null],"#
+                + #"["three",null,[120,44,null],[],[],[],[],null],["four",null,[null,120,44],[],[],[],[],null],"#
+                + #"["five",null,[120,null,null],[],[],[],[],null]]"#)
+        #expect(stored.canonicalJSON == canonical)
+        #expect(canonical.contains(#"{"action":"four","details":[],"failed":[],"focused":null,"known":[],"metrics":{"b":120,"c":44}"#))
+    }
+
     @Test func everyCellOfADeviceReadsBackAsItsCanonicalJSON() throws {
         let library = try ScenarioLibrary.load(paths: [starterLibraryDirectory])
         let cells = try MatrixRunner.plan(library, selection: RunSelection(devices: ["iphone-se-1st-gen"], strategies: StrategyCatalog.keys))

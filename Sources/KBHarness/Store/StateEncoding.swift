@@ -490,6 +490,13 @@ public struct StateEncoder {
             values.append(atMost: count * StateEncoder.longestNumber) { text in
                 var length = 0, slot = 0
                 for index in steps.indices {
+                    // A step with the very metrics of the one before (a `next` that moves nothing, say) reads
+                    // that step's values.
+                    if index > 0 && StateEncoder.sameValues(steps[index].metrics, steps[index - 1].metrics) {
+                        stepValueStart.append(stepValueStart[index - 1])
+                        stepHasNonFinite.append(stepHasNonFinite[index - 1])
+                        continue
+                    }
                     stepValueStart.append(slot)
                     var nonFinite = false
                     for metric in steps[index].metrics.entries {
@@ -504,6 +511,18 @@ public struct StateEncoder {
             }
         }
         valueEnds = ends
+    }
+
+    /// Whether two steps' metrics hold equal values entry by entry, which `writeNumber` writes alike (±0 both
+    /// as `0`; NaN equals nothing).
+    private static func sameValues(_ a: StepMetrics, _ b: StepMetrics) -> Bool {
+        a.entries.withUnsafeBufferPointer { a in
+            b.entries.withUnsafeBufferPointer { b in
+                guard a.count == b.count else { return false }
+                for index in a.indices where a[index].value != b[index].value { return false }
+                return true
+            }
+        }
     }
 
     /// The most bytes `writeNumber` writes: a `Double`'s shortest text (`-2.2250738585072014e-308`) has 24.
@@ -523,16 +542,21 @@ public struct StateEncoder {
             out[0] = UInt8(ascii: "0") + UInt8(whole)
             return 1
         }
-        var digits = 0, rest = whole.magnitude
-        while rest > 0 { digits += 1; rest /= 10 }
+        var magnitude = whole.magnitude
+        var digits = 1, power: UInt64 = 10
+        while power <= magnitude { digits += 1; power &*= 10 }
         let sign = whole < 0 ? 1 : 0
         if sign == 1 { out[0] = UInt8(ascii: "-") }
-        var at = sign + digits, magnitude = whole.magnitude
-        while magnitude > 0 {
-            at -= 1
-            out[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
+        // Two digits a division, from the end.
+        var at = sign + digits
+        while magnitude >= 10 {
+            let pair = Int(magnitude % 100)
+            magnitude /= 100
+            at -= 2
+            out[at] = UInt8(ascii: "0") + UInt8(pair / 10)
+            out[at + 1] = UInt8(ascii: "0") + UInt8(pair % 10)
         }
+        if at > sign { out[sign] = UInt8(ascii: "0") + UInt8(magnitude) }
         return sign + digits
     }
 
