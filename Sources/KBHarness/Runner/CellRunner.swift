@@ -30,7 +30,10 @@ public enum StrategyCatalog {
     public static let defaultKeys = ["iq"]
 
     /// The IQKeyboardManager version a key runs, nil for other libraries.
-    public static func version(_ key: String) -> IQVersion? { versionsByKey[key] }
+    public static func version(_ key: String) -> IQVersion? {
+        // `iq`, the key nearly every cell has, without hashing it: a cell asks three times.
+        key == "iq" ? IQVersion.v8 : versionsByKey[key]
+    }
 
     /// Every IQ key's version (`iq` is 8.x): looked up for every cell, so not searched for.
     private static let versionsByKey: [String: IQVersion] = Dictionary(
@@ -246,6 +249,7 @@ public struct CellRunner: Sendable {
     /// restore baseline come from `screens` when given: every keyboard and strategy of the screen shares them.
     func record(_ compiled: Compiled, expected: [ExpectedValue], screens: ScreenCache? = nil) -> [StepRecord] {
         let screen = compiled.initial.screen
+        let strategy = screens?.strategy(scenario, key: key.strategy) { self.strategy } ?? strategy
         var simulation = Simulation(screen: screen, strategy: strategy)
         let named = CellRunner.namedViews(expected)
         let make = { () -> ScreenCache.Observation in

@@ -53,7 +53,7 @@ struct ScenarioDriver {
         var orientation: Orientation
         var kind: KeyboardKind
         var resolved: ResolvedScreen
-        var screens: [Orientation: ResolvedScreen] = [:]
+        var screens = ByOrientation<ResolvedScreen>()
         var focused: NodeID?
         /// Whether the keyboard is presented. A hardware keyboard without an accessory is presented with
         /// nothing on screen, so this can be true while `shownFrame` is nil.
@@ -476,7 +476,7 @@ final class ScreenCache {
     }
 
     private var owner: (scenario: String, device: String)?
-    private var screens: [Orientation: Result<ResolvedScreen, ScenarioFileError>] = [:]
+    private var screens = ByOrientation<Result<ResolvedScreen, ScenarioFileError>>()
     /// The screens laid out for the scenario `cachedScenario`, by geometry, kept across its devices: 41 built-in
     /// profiles have 28 geometries in each orientation, and a device whose window, bars, idiom and scale
     /// another has takes that device's layout, renamed, instead of solving its constraints again. Failures
@@ -491,8 +491,23 @@ final class ScreenCache {
         cachedScenario = scenario.key
         runs = [:]
         layouts.removeAll(keepingCapacity: true)
+        strategies.removeAll(keepingCapacity: true)
     }
-    private var observations: [Orientation: Observation] = [:]
+
+    /// The strategies made for the cells of the scenario `cachedScenario`, by strategy key: a strategy depends on
+    /// the scenario's options as its key sees them, the same on every device, and making one (its options' lists,
+    /// its name, its closure) cost a simulating cell about 3,000 instructions.
+    private var strategies: [(key: String, strategy: AvoidanceStrategy)] = []
+
+    /// The strategy `key` for `scenario` (as that strategy sees it), made by `make` once per scenario.
+    func strategy(_ scenario: Scenario, key: String, make: () -> AvoidanceStrategy) -> AvoidanceStrategy {
+        enter(scenario)
+        for index in strategies.indices where strategies[index].key == key { return strategies[index].strategy }
+        let made = make()
+        strategies.append((key, made))
+        return made
+    }
+    private var observations = ByOrientation<Observation>()
     /// The cells compiled for the owner, by what compiling read: the strategies of a keyboard usually compile
     /// the same, and so do keyboards as tall as each other.
     /// Kept apart from their results and searched by index: searching pairs through a closure copied each pair
@@ -555,8 +570,8 @@ final class ScreenCache {
     private func own(_ scenario: Scenario, _ device: DeviceProfile) {
         guard owner?.scenario != scenario.key || owner?.device != device.key else { return }
         owner = (scenario.key, device.key)
-        screens = [:]
-        observations = [:]
+        screens = ByOrientation()
+        observations = ByOrientation()
         declared = nil
         compiledInputs = []
         compiledResults = []

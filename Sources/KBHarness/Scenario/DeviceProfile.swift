@@ -543,3 +543,22 @@ enum Identifier {
     private static func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
     private static func isLetter(_ s: Unicode.Scalar) -> Bool { ("a"..."z").contains(s) || ("A"..."Z").contains(s) }
 }
+
+/// A value for each orientation, either of which may be missing: what a `[Orientation: Value]` holds, without
+/// hashing a key or allocating a table (a cell's compiled screens and a cache's layouts are looked up this way for
+/// every cell).
+struct ByOrientation<Value> {
+    private var portrait: Value?
+    private var landscape: Value?
+
+    /// Neither orientation's value.
+    init() {}
+
+    /// The value of `orientation`, if set; setting nil removes it.
+    subscript(orientation: Orientation) -> Value? {
+        get { orientation == .portrait ? portrait : landscape }
+        set {
+            if orientation == .portrait { portrait = newValue } else { landscape = newValue }
+        }
+    }
+}
