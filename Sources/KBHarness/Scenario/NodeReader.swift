@@ -27,7 +27,7 @@ struct Fields {
     /// Where the mapping starts (missing-field errors point here).
     let location: SourceLocation
     /// Entries by key.
-    let entries: [String: Entry]
+    let entries: FieldEntries
 
     /// The dotted path of one of the mapping's fields.
     func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
@@ -43,6 +43,47 @@ struct Fields {
 
     /// Where an error about `key` should point: the key itself, or the mapping when it is absent.
     func location(of key: String) -> SourceLocation { entries[key]?.keyLocation ?? location }
+}
+
+/// A mapping's entries by key. A mapping holds a few keys, found by comparing them (most are small strings,
+/// which compare as two machine words), where a dictionary hashed the key at every look-up; a mapping of more
+/// than `indexedFrom` keys is indexed by a dictionary as well, so that reading a large one stays linear.
+struct FieldEntries {
+    /// The keys, in written order (a key written twice keeps its first place and its last value).
+    private(set) var keys: [String] = []
+    private var values: [Fields.Entry] = []
+    /// Each key's position, once there are more than `indexedFrom` of them.
+    private var positions: [String: Int]?
+    /// How many keys are searched one by one.
+    static let indexedFrom = 24
+
+    /// An empty mapping's entries.
+    init() {}
+
+    /// The position of `key`, if written.
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        for index in keys.indices where keys[index] == key { return index }
+        return nil
+    }
+
+    /// The entry of `key`, if written.
+    subscript(key: String) -> Fields.Entry? { position(of: key).map { values[$0] } }
+
+    /// Adds `entry` under `key`, or replaces the value of a key written before.
+    mutating func add(_ entry: Fields.Entry, for key: String) {
+        if let index = position(of: key) {
+            values[index] = entry
+            return
+        }
+        keys.append(key)
+        values.append(entry)
+        if positions != nil {
+            positions![key] = keys.count - 1
+        } else if keys.count > FieldEntries.indexedFrom {
+            positions = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        }
+    }
 }
 
 /// Reads a YAML node tree field by field, collecting located errors instead of stopping at the first one.
@@ -139,9 +180,11 @@ struct NodeReader {
             fail(node, path, "expected \(what), found \(NodeReader.describe(node))")
             return nil
         }
-        var entries: [String: Fields.Entry] = [:]
+        var entries = FieldEntries()
         let base = path.isEmpty ? "" : path + "."
-        for (keyNode, value) in mapping {
+        // By index: a `for` loop over a mapping copies every pair into a new array first (Yams' iterator).
+        for index in mapping.startIndex..<mapping.endIndex {
+            let (keyNode, value) = mapping[index]
             guard case .scalar(let scalar) = keyNode, !SourceDocument.isNull(keyNode) else {
                 fail(keyNode, path, "keys must be plain strings, found \(NodeReader.describe(keyNode))")
                 continue
@@ -161,7 +204,7 @@ struct NodeReader {
                 }
                 continue
             }
-            entries[key] = Fields.Entry(keyLocation: keyLocation, value: value)
+            entries.add(Fields.Entry(keyLocation: keyLocation, value: value), for: key)
         }
         return Fields(path: path, location: location(of: node), entries: entries)
     }

@@ -1277,7 +1277,13 @@ struct ScenarioDecoder {
     /// The raw value under `key` of a mapping node, before the mapping is opened.
     static func value(of key: String, in node: Node) -> Node? {
         guard case .mapping(let mapping) = node else { return nil }
-        for (keyNode, value) in mapping where keyNode.scalar?.string == key { return value }
+        // By index: a `for` loop over a mapping copies every pair into a new array first (Yams' iterator), and
+        // every view's kind is looked up this way before its mapping is read.
+        var index = mapping.startIndex
+        while index < mapping.endIndex {
+            if mapping[index].key.scalar?.string == key { return mapping[index].value }
+            index = mapping.index(after: index)
+        }
         return nil
     }
 }
