@@ -55,6 +55,25 @@ import KeyboardAvoidance
         #expect(StateEncoding.encode(steps).stored.steps == #"[["a",null,["# + text + "],[],[],[],[" + text + "],null" + listed + "]]")
     }
 
+    @Test func anEncoderThatRemembersNumbersWritesWhatAFreshOneWrites() {
+        // Numbers that come back, and more than the encoder remembers: many share a slot of its table.
+        var numbers: [Double] = [0, -0.0, 1, 20.5, 391, -164, 1e-7, 12_345_678, 123_456_789, .nan]
+        var next: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<3_000 {
+            next = next &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let whole = Double(Int64(truncatingIfNeeded: next >> 40) - 8_000_000)
+            numbers.append(next % 3 == 0 ? whole / 4 : whole)
+        }
+        var remembering = StateEncoder()
+        for start in stride(from: 0, to: numbers.count, by: 7) {
+            let values = (start..<min(start + 7, numbers.count)).map { numbers[$0 % 10 == 0 ? 0 : $0] }
+            let steps = [StepRecord(action: "a", focused: nil, metrics: StepMetrics(values.enumerated().map { ("m\($0)", $1) }),
+                                    failed: [], failureDetails: [], needToMoveLog: [], navigation: nil)]
+            var fresh = StateEncoder()
+            #expect(remembering.encode(steps).stored == fresh.encode(steps).stored, "\(values)")
+        }
+    }
+
     @Test func aStepWithTheMetricsOfTheOneBeforeReadsAsItsOwn() {
         func step(_ action: String, _ metrics: [(name: String, value: Double)]) -> StepRecord {
             StepRecord(action: action, focused: nil, metrics: StepMetrics(metrics), failed: [], failureDetails: [], needToMoveLog: [],

@@ -486,31 +486,74 @@ public struct StateEncoder {
         // Every number of every step in one go, each end written in place: the ends keep their size from cell
         // to cell, as `values` does.
         if ends.count < count { ends.append(contentsOf: repeatElement(0, count: count - ends.count)) }
-        ends.withUnsafeMutableBufferPointer { ends in
-            values.append(atMost: count * StateEncoder.longestNumber) { text in
-                var length = 0, slot = 0
-                for index in steps.indices {
-                    // A step with the very metrics of the one before (a `next` that moves nothing, say) reads
-                    // that step's values.
-                    if index > 0 && StateEncoder.sameValues(steps[index].metrics, steps[index - 1].metrics) {
-                        stepValueStart.append(stepValueStart[index - 1])
-                        stepHasNonFinite.append(stepHasNonFinite[index - 1])
-                        continue
+        var numbers = formattedNumbers
+        formattedNumbers = []
+        if numbers.isEmpty { numbers = [FormattedNumber](repeating: FormattedNumber(), count: StateEncoder.formattedNumberSlots) }
+        defer { formattedNumbers = numbers }
+        numbers.withUnsafeMutableBufferPointer { numbers in
+            ends.withUnsafeMutableBufferPointer { ends in
+                values.append(atMost: count * StateEncoder.longestNumber) { text in
+                    var length = 0, slot = 0
+                    for index in steps.indices {
+                        // A step with the very metrics of the one before (a `next` that moves nothing, say) reads
+                        // that step's values.
+                        if index > 0 && StateEncoder.sameValues(steps[index].metrics, steps[index - 1].metrics) {
+                            stepValueStart.append(stepValueStart[index - 1])
+                            stepHasNonFinite.append(stepHasNonFinite[index - 1])
+                            continue
+                        }
+                        stepValueStart.append(slot)
+                        var nonFinite = false
+                        for metric in steps[index].metrics.entries {
+                            length += StateEncoder.writeNumber(metric.value, to: text + length, remembering: numbers)
+                            ends[slot] = length
+                            slot += 1
+                            nonFinite = nonFinite || !metric.value.isFinite
+                        }
+                        stepHasNonFinite.append(nonFinite)
                     }
-                    stepValueStart.append(slot)
-                    var nonFinite = false
-                    for metric in steps[index].metrics.entries {
-                        length += StateEncoder.writeNumber(metric.value, to: text + length)
-                        ends[slot] = length
-                        slot += 1
-                        nonFinite = nonFinite || !metric.value.isFinite
-                    }
-                    stepHasNonFinite.append(nonFinite)
+                    return length
                 }
-                return length
             }
         }
         valueEnds = ends
+    }
+
+    /// A number's text as `writeNumber` wrote it, when it fits in eight bytes: the bytes in memory order, the
+    /// unused ones zero.
+    private struct FormattedNumber {
+        /// The number's bit pattern; with `length` 0, nothing is remembered.
+        var bits: UInt64 = 0
+        var text: UInt64 = 0
+        var length = 0
+    }
+
+    /// The numbers formatted last, one per slot by a hash of their bits: a cell's numbers come back from step to
+    /// step and cell to cell (coordinates, heights, zeros), and copying one's eight bytes costs less than
+    /// dividing it into digits again. What a slot holds changes no text: a number misses, or finds its own.
+    private var formattedNumbers: [FormattedNumber] = []
+    /// How many numbers `formattedNumbers` remembers.
+    private static let formattedNumberSlots = 512
+
+    /// `writeNumber(value, to:)`, its text copied from `numbers` when remembered there, and remembered there
+    /// when it fits in eight bytes. `out` must have room for `longestNumber` bytes.
+    private static func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>,
+                                    remembering numbers: UnsafeMutableBufferPointer<FormattedNumber>) -> Int {
+        let bits = value.bitPattern
+        let slot = Int(truncatingIfNeeded: ((bits ^ (bits >> 31)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
+            & (formattedNumberSlots - 1)
+        let known = numbers[slot]
+        if known.length > 0 && known.bits == bits {
+            UnsafeMutableRawPointer(out).storeBytes(of: known.text, as: UInt64.self)
+            return known.length
+        }
+        let length = writeNumber(value, to: out)
+        if length <= 8 {
+            var text: UInt64 = 0
+            withUnsafeMutableBytes(of: &text) { $0.copyMemory(from: UnsafeRawBufferPointer(start: out, count: length)) }
+            numbers[slot] = FormattedNumber(bits: bits, text: text, length: length)
+        }
+        return length
     }
 
     /// Whether two steps' metrics hold equal values entry by entry, which `writeNumber` writes alike (±0 both
