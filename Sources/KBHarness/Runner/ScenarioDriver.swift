@@ -355,10 +355,28 @@ final class ScreenCache {
             if compiled.withUnsafeBufferPointer({ $0.baseAddress }) == other.withUnsafeBufferPointer({ $0.baseAddress }) {
                 return true
             }
-            for (mine, theirs) in zip(compiled, other) where mine.events != theirs.events || mine.accessory != theirs.accessory {
-                return false
+            // Compared where the steps lie: pairs from `zip`, and events from the arrays' own `==`, were copies.
+            return compiled.withUnsafeBufferPointer { mine in
+                other.withUnsafeBufferPointer { theirs in
+                    for index in mine.indices {
+                        guard mine[index].accessory == theirs[index].accessory,
+                              RecordedRun.sameEvents(mine[index].events, theirs[index].events) else { return false }
+                    }
+                    return true
+                }
             }
-            return true
+        }
+
+        /// Whether two steps' events are equal, one by one.
+        private static func sameEvents(_ a: [Event], _ b: [Event]) -> Bool {
+            a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in
+                    guard a.count == b.count else { return false }
+                    if a.baseAddress == b.baseAddress { return true }
+                    for index in a.indices where a[index] != b[index] { return false }
+                    return true
+                }
+            }
         }
     }
 
@@ -413,8 +431,16 @@ final class ScreenCache {
     /// The steps another keyboard of the cell's screen recorded from the same events as `compiled`, if one did,
     /// with `compiled`'s actions.
     func recordedSteps(like compiled: [ScenarioDriver.CompiledStep], in cell: RecordedCell) -> [StepRecord]? {
-        guard let run = runs[cell.screen]?.first(where: { $0.isDriven(like: compiled) }) else { return nil }
-        var steps = run.steps
+        // The runs are searched where the dictionary keeps them: `first(where:)` returned a copy of the run.
+        guard let position = runs.index(forKey: cell.screen) else { return nil }
+        var found: [StepRecord]?
+        runs.values[position].withUnsafeBufferPointer { screenRuns in
+            for index in screenRuns.indices where screenRuns[index].isDriven(like: compiled) {
+                found = screenRuns[index].steps
+                return
+            }
+        }
+        guard var steps = found else { return nil }
         for index in steps.indices where steps[index].action != compiled[index].action {
             steps[index].action = compiled[index].action
         }
