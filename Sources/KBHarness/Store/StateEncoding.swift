@@ -492,7 +492,8 @@ public struct StateEncoder {
         defer { formattedNumbers = numbers }
         numbers.withUnsafeMutableBufferPointer { numbers in
             ends.withUnsafeMutableBufferPointer { ends in
-                values.append(atMost: count * StateEncoder.longestNumber) { text in
+                // Eight bytes of padding after the last value, so that `appendValues` reads any value as a word.
+                values.append(atMost: count * StateEncoder.longestNumber + 8) { text in
                     var length = 0, slot = 0
                     for index in steps.indices {
                         // A step with the very metrics of the one before (a `next` that moves nothing, say) reads
@@ -512,7 +513,8 @@ public struct StateEncoder {
                         }
                         stepHasNonFinite.append(nonFinite)
                     }
-                    return length
+                    (text + length).initialize(repeating: 0, count: 8)
+                    return length + 8
                 }
             }
         }
@@ -610,14 +612,17 @@ public struct StateEncoder {
         valueEnds.withUnsafeBufferPointer { ends in
             values.withBytes { values in
                 placement.withUnsafeBufferPointer { placement in
-                    // The row's size first, so it is written with one check of the room left; most values are a
-                    // byte or three, copied one by one rather than by a call each.
+                    // The row's size first, so it is written with one check of the room left (and eight bytes
+                    // more): a value of eight bytes or fewer, nearly all, is copied as one word, which may write
+                    // past its end what the next value or nothing overwrites (`formatValues` pads `values` so
+                    // the word read is all in it).
                     var size = max(placement.count - 1, 0)
                     for metric in placement {
                         let slot = first + metric
                         size += metric < 0 ? 4 : ends[slot] - (slot == 0 ? 0 : ends[slot - 1])
                     }
-                    out.append(atMost: size) { row in
+                    guard let text = values.baseAddress else { return }
+                    out.append(atMost: size + 8) { row in
                         var at = 0
                         for (position, metric) in placement.enumerated() {
                             if position > 0 { row[at] = UInt8(ascii: ","); at += 1 }
@@ -628,8 +633,14 @@ public struct StateEncoder {
                                 continue
                             }
                             let slot = first + metric
-                            var byte = slot == 0 ? 0 : ends[slot - 1]
-                            while byte < ends[slot] { row[at] = values[byte]; at += 1; byte += 1 }
+                            let start = slot == 0 ? 0 : ends[slot - 1], length = ends[slot] - start
+                            if length <= 8 {
+                                let word = UnsafeRawPointer(text + start).loadUnaligned(as: UInt64.self)
+                                UnsafeMutableRawPointer(row + at).storeBytes(of: word, as: UInt64.self)
+                            } else {
+                                (row + at).update(from: text + start, count: length)
+                            }
+                            at += length
                         }
                         return at
                     }
