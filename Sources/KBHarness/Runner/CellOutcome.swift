@@ -57,23 +57,27 @@ public struct CellKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         let count = parts.0.utf8.count + parts.1.utf8.count + parts.2.utf8.count + parts.3.utf8.count
             + parts.4.utf8.count + 4
         return String(unsafeUninitializedCapacity: count) { buffer in
-            var written = 0
-            func put(_ part: inout String, separated: Bool) {
-                part.withUTF8 { bytes in
-                    written += UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(fromContentsOf: bytes)
-                }
-                if separated {
-                    buffer[written] = UInt8(ascii: "|")
-                    written += 1
-                }
-            }
-            put(&parts.0, separated: true)
-            put(&parts.1, separated: true)
-            put(&parts.2, separated: true)
-            put(&parts.3, separated: true)
-            put(&parts.4, separated: false)
-            return written
+            // Each part copied by a function of its own, not one nested here: a nested function capturing the
+            // buffer and the count had each access checked at run time.
+            var written = CellKey.put(&parts.0, into: buffer, at: 0, separated: true)
+            written = CellKey.put(&parts.1, into: buffer, at: written, separated: true)
+            written = CellKey.put(&parts.2, into: buffer, at: written, separated: true)
+            written = CellKey.put(&parts.3, into: buffer, at: written, separated: true)
+            return CellKey.put(&parts.4, into: buffer, at: written, separated: false)
         }
+    }
+
+    /// Copies `part`'s UTF-8 into `buffer` at `start`, then a `|` when `separated`; returns where the next part goes.
+    private static func put(_ part: inout String, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int,
+                            separated: Bool) -> Int {
+        var end = part.withUTF8 { bytes in
+            start + UnsafeMutableBufferPointer(rebasing: buffer[start...]).initialize(fromContentsOf: bytes)
+        }
+        if separated {
+            buffer[end] = UInt8(ascii: "|")
+            end += 1
+        }
+        return end
     }
 
     /// The stored form.
