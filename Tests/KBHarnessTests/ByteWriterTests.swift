@@ -44,6 +44,18 @@ import Testing
         #expect(writer.text == "again")
     }
 
+    @Test func aRangeOfItsOwnBytesIsCopiedToTheEndEvenWhenItGrows() {
+        var writer = ByteWriter(capacity: 16)
+        writer.append("[\"a\",\"b\"]," as StaticString)
+        writer.appendCopy(of: 0..<9)
+        #expect(writer.text == #"["a","b"],["a","b"]"#)
+        // Past its room: the bytes are copied from where they lie after the move.
+        writer.appendCopy(of: 0..<writer.count)
+        #expect(writer.text == #"["a","b"],["a","b"]["a","b"],["a","b"]"#)
+        writer.appendCopy(of: 3..<3)
+        #expect(writer.count == 38)
+    }
+
     @Test func aCopyOfItsOwnIsNotChangedByLaterWrites() {
         var writer = ByteWriter(capacity: 16)
         writer.append("first state" as StaticString)

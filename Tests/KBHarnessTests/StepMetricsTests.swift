@@ -28,6 +28,19 @@ import KeyboardAvoidance
         #expect(names.last == "form.adjustedInset.bottom")
     }
 
+    @Test func aStepsNavigationListIsTheStepBeforesWhenItNamesTheSameInputs() {
+        let names = ["$root", "email", "password", "note"]
+        let earlier = StepObserver.names(of: [NodeID(1), NodeID(2)], in: names, reusing: nil)
+        #expect(earlier == ["email", "password"])
+        let again = StepObserver.names(of: [NodeID(1), NodeID(2)], in: names, reusing: earlier)
+        #expect(again == earlier)
+        #expect(again.withUnsafeBufferPointer { $0.baseAddress } == earlier.withUnsafeBufferPointer { $0.baseAddress })
+        #expect(StepObserver.names(of: [NodeID(1), NodeID(3)], in: names, reusing: earlier) == ["email", "note"])
+        #expect(StepObserver.names(of: [NodeID(2), NodeID(1)], in: names, reusing: earlier) == ["password", "email"])
+        #expect(StepObserver.names(of: [NodeID(1)], in: names, reusing: earlier) == ["email"])
+        #expect(StepObserver.names(of: [], in: names, reusing: earlier) == [])
+    }
+
     @Test func slotsReadAsTheirNamesAndValues() {
         let metrics = Self.observed(rootY: -32.5, gap: 10, offset: 120)
         #expect(metrics.count == 3)

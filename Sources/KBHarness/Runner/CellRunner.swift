@@ -275,7 +275,7 @@ public struct CellRunner: Sendable {
             if StepObserver.dockedKeyboard(in: simulation.world) != nil { keyboardWasShown = true }
             records.append(observer.record(action: step.action, simulation: simulation, baseline: baseline,
                                            keyboardWasShown: keyboardWasShown, moveLogStart: logStart,
-                                           accessory: step.accessory))
+                                           accessory: step.accessory, previousList: records.last?.navigation?.list))
         }
         return records
     }

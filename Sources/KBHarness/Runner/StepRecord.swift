@@ -272,10 +272,21 @@ struct StepObserver {
         return spansWidth && reachesBottom ? visible : nil
     }
 
+    /// The names of `ids`: `earlier` itself when it names them already, as the step before's list mostly does,
+    /// rather than a new array of the same strings for every step.
+    static func names(of ids: [NodeID], in names: [String], reusing earlier: [String]?) -> [String] {
+        if let earlier, earlier.count == ids.count,
+           ids.indices.allSatisfy({ earlier[$0] == names[ids[$0].index] }) {
+            return earlier
+        }
+        return ids.map { names[$0.index] }
+    }
+
     /// Records the state after a step.
     /// `accessory` is the accessory view inside the keyboard frame the step left on screen.
+    /// `previousList` is the navigation list the step before recorded, taken again when it names the same inputs.
     func record(action: String, simulation: Simulation, baseline: RestoreBaseline, keyboardWasShown: Bool,
-                moveLogStart: Int, accessory: InputAccessory? = nil) -> StepRecord {
+                moveLogStart: Int, accessory: InputAccessory? = nil, previousList: [String]? = nil) -> StepRecord {
         let world = simulation.world
         let screen = world.screen
         var metrics: [StepMetrics.Entry] = []
@@ -312,7 +323,7 @@ struct StepObserver {
             focusedName = names[focused.index]
             let navigation = ResponderNavigation(around: focused, in: screen, order: toolbar.order)
             navigationRecord = NavigationRecord(
-                list: navigation.list.map { names[$0.index] }, index: navigation.index,
+                list: StepObserver.names(of: navigation.list, in: names, reusing: previousList), index: navigation.index,
                 canGoPrevious: navigation.canGoPrevious, canGoNext: navigation.canGoNext,
                 returnKey: navigation.canGoNext ? "next" : "done",
                 toolbar: ToolbarState.of(focused, in: screen, options: toolbar,

@@ -80,6 +80,15 @@ struct ByteWriter {
         literal.withUTF8Buffer { append($0) }
     }
 
+    /// Appends a copy of the bytes at `range` of those written.
+    mutating func appendCopy(of range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "copying bytes \(range) of \(count)")
+        if capacity - count < range.count { grow(toHold: count + range.count) }
+        // The copy lies after the end, clear of its source.
+        (base + count).update(from: base + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
     /// Lets `body` write at most `limit` bytes where the next byte goes; it returns how many it wrote.
     @inline(__always)
     mutating func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {

@@ -663,6 +663,9 @@ public struct StateEncoder {
         out.removeAll()
         out.append(UInt8(ascii: "["))
         var nonFinite: [Int] = []
+        // The last navigation list written, by its storage, and where its text is: the steps of a cell mostly
+        // share one list (`StepObserver.names`), whose text is then copied rather than written name by name.
+        var lastList: (storage: UnsafePointer<String>?, count: Int, text: Range<Int>)?
         for index in steps.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "["))
@@ -693,7 +696,14 @@ public struct StateEncoder {
                 out.append(UInt8(ascii: "["))
                 StateEncoder.appendOptionalNumber(navigation.index.map(Double.init), to: &out)
                 out.append(UInt8(ascii: ","))
-                StateEncoder.appendStrings(navigation.list, to: &out) { $0 }
+                let storage = navigation.list.withUnsafeBufferPointer { $0.baseAddress }
+                if let last = lastList, storage != nil, last.storage == storage, last.count == navigation.list.count {
+                    out.appendCopy(of: last.text)
+                } else {
+                    let start = out.count
+                    StateEncoder.appendStrings(navigation.list, to: &out) { $0 }
+                    lastList = (storage, navigation.list.count, start..<out.count)
+                }
                 out.append(UInt8(ascii: ","))
                 StateEncoder.appendBool(navigation.canGoNext, to: &out)
                 out.append(UInt8(ascii: ","))
