@@ -138,6 +138,14 @@ public final class Statement {
         if let value { try bind(index, value) } else { try bindNull(index) }
     }
 
+    /// Binds a literal's text, which lives as long as the program: SQLite reads it where it lies instead of
+    /// copying it, as it copies a `String`'s.
+    public func bind(_ index: Int32, literal value: StaticString) throws {
+        precondition(value.hasPointerRepresentation, "a literal of one Unicode scalar has no text to point at")
+        let text = UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)
+        try check(sqlite3_bind_text(handle, index, text, Int32(value.utf8CodeUnitCount), nil /* SQLITE_STATIC */))
+    }
+
     /// Binds a blob, or NULL when nil.
     @inlinable
     public func bind(_ index: Int32, _ value: [UInt8]?) throws {

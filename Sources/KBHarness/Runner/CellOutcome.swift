@@ -88,7 +88,7 @@ public struct CellKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 /// The verdict of one cell.
-public enum CellStatus: String, Sendable, Codable {
+public enum CellStatus: String, CaseIterable, Sendable, Codable {
     /// Every invariant held and every expected value matched.
     case pass
     /// An invariant failed or an expected value did not match.

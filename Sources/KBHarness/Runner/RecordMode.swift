@@ -22,7 +22,7 @@ public enum RecordMode: String, CaseIterable, Sendable {
 }
 
 /// What happened to a cell's reference snapshot in a run (`result.reference`).
-public enum ReferenceVerdict: String, Sendable {
+public enum ReferenceVerdict: String, CaseIterable, Sendable {
     /// The state equals the reference.
     case match
     /// The state differs from the reference (and was not re-recorded over it).

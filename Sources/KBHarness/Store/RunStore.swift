@@ -641,7 +641,7 @@ extension HarnessStore {
         try statement.bind(base + 2, cellID)
         try statement.bind(base + 3, stateID)
         try statement.bind(base + 4, pairID)
-        try statement.bind(base + 5, outcome.status.rawValue)
+        try statement.bind(base + 5, literal: outcome.status.literal)
         try statement.bind(base + 6, counts.steps)
         try statement.bind(base + 7, counts.failedInvariants)
         try statement.bind(base + 8, outcome.mismatches.count)
@@ -653,7 +653,11 @@ extension HarnessStore {
         try statement.bind(base + 14, counts.aboveTopGuide)
         try statement.bind(base + 15, counts.notRestored)
         try statement.bind(base + 16, outcome.attempts)
-        try statement.bind(base + 17, outcome.reference?.rawValue)
+        if let reference = outcome.reference {
+            try statement.bind(base + 17, literal: reference.literal)
+        } else {
+            try statement.bindNull(base + 17)
+        }
         try statement.bind(base + 18, outcome.referenceMismatches.isEmpty ? nil : outcome.referenceMismatches.count)
         try statement.bind(base + 19, outcome.wallNanoseconds)
     }

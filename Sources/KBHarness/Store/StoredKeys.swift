@@ -73,8 +73,8 @@ struct StoredKeys {
             try insert.bind(base + 1, cell.key.text)
             try insert.bind(base + 2, cell.scenarioID)
             try insert.bind(base + 3, cell.deviceID)
-            try insert.bind(base + 4, cell.key.orientation.rawValue)
-            try insert.bind(base + 5, cell.key.keyboard.rawValue)
+            try insert.bind(base + 4, literal: cell.key.orientation.literal)
+            try insert.bind(base + 5, literal: cell.key.keyboard.literal)
             try insert.bind(base + 6, cell.key.strategy)
         }
         try insert.execute()
