@@ -254,34 +254,52 @@ struct JSONText {
         value.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends `value` as canonical JSON writes a number: whole numbers below 2^53 as plain digits (`-0` as
-    /// `0`), others as their shortest round-trip, not finite as `null` (`CanonicalJSON.format`). The state
-    /// encoder writes its numbers with it too, so both texts spell a number alike.
+    /// Appends `value` as canonical JSON writes a number (`writeNumber`).
     static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestNumber) { text in
+            let count = writeNumber(value, to: text.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<count]))
+        }
+    }
+
+    /// The most bytes `writeNumber` writes: a `Double`'s shortest text (`-2.2250738585072014e-308`) has 24.
+    static let longestNumber = 32
+
+    /// Writes `value` at `out` as canonical JSON writes a number, and returns how many bytes that took: whole
+    /// numbers below 2^53 as plain digits (`-0` as `0`), others as their shortest round-trip, not finite as
+    /// `null` (`CanonicalJSON.format`). `out` has room for `longestNumber` bytes. The state encoder and every
+    /// JSON text write their numbers with it, so all of them spell a number alike.
+    static func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
         // Whole when converting to an integer and back gives it again: the test `value == value.rounded()` makes
         // without a call to `round`. NaN and the infinities fail the bound.
         guard abs(value) < 9_007_199_254_740_992, case let whole = Int64(value), Double(whole) == value else {
             var text = CanonicalJSON.format(value)
-            text.withUTF8 { bytes.append(contentsOf: $0) }
-            return
+            return text.withUTF8 { utf8 in
+                let count = min(utf8.count, longestNumber)
+                if let source = utf8.baseAddress { out.update(from: source, count: count) }
+                return count
+            }
         }
-        // Most numbers are small: one digit is one byte, without the buffer below.
-        if whole >= 0 && whole < 10 { bytes.append(UInt8(ascii: "0") + UInt8(whole)); return }
+        if whole >= 0 && whole < 10 {
+            out[0] = UInt8(ascii: "0") + UInt8(whole)
+            return 1
+        }
         var magnitude = whole.magnitude
-        // Digits written from the end of a buffer, sign first, then appended at once rather than byte by byte.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            while magnitude > 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            }
-            if whole < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        var digits = 1, power: UInt64 = 10
+        while power <= magnitude { digits += 1; power &*= 10 }
+        let sign = whole < 0 ? 1 : 0
+        if sign == 1 { out[0] = UInt8(ascii: "-") }
+        // Two digits a division, from the end.
+        var at = sign + digits
+        while magnitude >= 10 {
+            let pair = Int(magnitude % 100)
+            magnitude /= 100
+            at -= 2
+            out[at] = UInt8(ascii: "0") + UInt8(pair / 10)
+            out[at + 1] = UInt8(ascii: "0") + UInt8(pair % 10)
         }
+        if at > sign { out[sign] = UInt8(ascii: "0") + UInt8(magnitude) }
+        return sign + digits
     }
 
     /// Writes an object whose fields `body` writes with `field`.

@@ -493,7 +493,7 @@ public struct StateEncoder {
         numbers.withUnsafeMutableBufferPointer { numbers in
             ends.withUnsafeMutableBufferPointer { ends in
                 // Eight bytes of padding after the last value, so that `appendValues` reads any value as a word.
-                values.append(atMost: count * StateEncoder.longestNumber + 8) { text in
+                values.append(atMost: count * JSONText.longestNumber + 8) { text in
                     var length = 0, slot = 0
                     for index in steps.indices {
                         // A step with the very metrics of the one before (a `next` that moves nothing, say) reads
@@ -521,8 +521,8 @@ public struct StateEncoder {
         valueEnds = ends
     }
 
-    /// A number's text as `writeNumber` wrote it, when it fits in eight bytes: the bytes in memory order, the
-    /// unused ones zero.
+    /// A number's text as `JSONText.writeNumber` wrote it, when it fits in eight bytes: the bytes in memory
+    /// order, the unused ones zero.
     private struct FormattedNumber {
         /// The number's bit pattern; with `length` 0, nothing is remembered.
         var bits: UInt64 = 0
@@ -537,8 +537,8 @@ public struct StateEncoder {
     /// How many numbers `formattedNumbers` remembers.
     private static let formattedNumberSlots = 512
 
-    /// `writeNumber(value, to:)`, its text copied from `numbers` when remembered there, and remembered there
-    /// when it fits in eight bytes. `out` must have room for `longestNumber` bytes.
+    /// `JSONText.writeNumber(value, to:)`, its text copied from `numbers` when remembered there, and remembered
+    /// there when it fits in eight bytes. `out` must have room for `JSONText.longestNumber` bytes.
     private static func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>,
                                     remembering numbers: UnsafeMutableBufferPointer<FormattedNumber>) -> Int {
         let bits = value.bitPattern
@@ -549,7 +549,7 @@ public struct StateEncoder {
             UnsafeMutableRawPointer(out).storeBytes(of: known.text, as: UInt64.self)
             return known.length
         }
-        let length = writeNumber(value, to: out)
+        let length = JSONText.writeNumber(value, to: out)
         if length <= 8 {
             var text: UInt64 = 0
             withUnsafeMutableBytes(of: &text) { $0.copyMemory(from: UnsafeRawBufferPointer(start: out, count: length)) }
@@ -558,8 +558,8 @@ public struct StateEncoder {
         return length
     }
 
-    /// Whether two steps' metrics hold equal values entry by entry, which `writeNumber` writes alike (±0 both
-    /// as `0`; NaN equals nothing).
+    /// Whether two steps' metrics hold equal values entry by entry, which `JSONText.writeNumber` writes alike
+    /// (±0 both as `0`; NaN equals nothing).
     private static func sameValues(_ a: StepMetrics, _ b: StepMetrics) -> Bool {
         a.entries.withUnsafeBufferPointer { a in
             b.entries.withUnsafeBufferPointer { b in
@@ -568,41 +568,6 @@ public struct StateEncoder {
                 return true
             }
         }
-    }
-
-    /// The most bytes `writeNumber` writes: a `Double`'s shortest text (`-2.2250738585072014e-308`) has 24.
-    private static let longestNumber = 32
-
-    /// Writes `value` at `out` as `JSONText.appendNumber` appends it, and returns how many bytes that took.
-    private static func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        guard abs(value) < 9_007_199_254_740_992, case let whole = Int64(value), Double(whole) == value else {
-            var text = CanonicalJSON.format(value)
-            return text.withUTF8 { utf8 in
-                let count = min(utf8.count, longestNumber)
-                if let source = utf8.baseAddress { out.update(from: source, count: count) }
-                return count
-            }
-        }
-        if whole >= 0 && whole < 10 {
-            out[0] = UInt8(ascii: "0") + UInt8(whole)
-            return 1
-        }
-        var magnitude = whole.magnitude
-        var digits = 1, power: UInt64 = 10
-        while power <= magnitude { digits += 1; power &*= 10 }
-        let sign = whole < 0 ? 1 : 0
-        if sign == 1 { out[0] = UInt8(ascii: "-") }
-        // Two digits a division, from the end.
-        var at = sign + digits
-        while magnitude >= 10 {
-            let pair = Int(magnitude % 100)
-            magnitude /= 100
-            at -= 2
-            out[at] = UInt8(ascii: "0") + UInt8(pair / 10)
-            out[at + 1] = UInt8(ascii: "0") + UInt8(pair % 10)
-        }
-        if at > sign { out[sign] = UInt8(ascii: "0") + UInt8(magnitude) }
-        return sign + digits
     }
 
     /// Appends step `step`'s values in the order of `placement` (an index into the step's metrics for each
@@ -845,9 +810,9 @@ public struct StateEncoder {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// A number, as `JSONText.appendNumber` writes it.
+    /// A number, as `JSONText.writeNumber` writes it.
     private static func appendNumber(_ number: Double, to bytes: inout ByteWriter) {
-        bytes.append(atMost: longestNumber) { writeNumber(number, to: $0) }
+        bytes.append(atMost: JSONText.longestNumber) { JSONText.writeNumber(number, to: $0) }
     }
 
     /// An array of numbers.
