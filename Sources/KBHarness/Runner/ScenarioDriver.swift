@@ -533,6 +533,7 @@ final class ScreenCache {
         strategies.append((key, made))
         return made
     }
+
     private var observations = ByOrientation<Observation>()
     /// The cells compiled for the owner, by what compiling read: the strategies of a keyboard usually compile
     /// the same, and so do keyboards as tall as each other.

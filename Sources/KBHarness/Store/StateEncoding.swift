@@ -473,8 +473,8 @@ public struct StateEncoder {
         return metricLists.count - 1
     }
 
-    /// Formats every step's metric values once, for both texts, into `values`, which keeps its size from cell
-    /// to cell (the text ends where `valueEnds` says): each number is written in place, not appended.
+    /// Formats every step's metric values once, for both texts, into `values`, which keeps its room from cell
+    /// to cell (each value ends where `valueEnds` says): each number is written in place, not appended.
     private mutating func formatValues(_ steps: UnsafeBufferPointer<StepRecord>) {
         var ends = valueEnds
         valueEnds = []
